@@ -1,0 +1,209 @@
+package io.ketama.core;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What a node's ring points are hashed from: a host text and a port text, hashed as
+ * {@code host ‖ 0x00 ‖ port}, byte for byte as nginx hashes the address of a {@code server} line
+ * and pingora-ketama hashes a socket address.
+ *
+ * <p>Two ways to make one from an address string:
+ * <ul>
+ *   <li>{@link #nginx(String)}: the text exactly as written in nginx ({@code [::1]:9001} hashes
+ *       {@code [::1]}, 0x00, {@code 9001}; {@code cache-a} hashes {@code cache-a}, 0x00, nothing).</li>
+ *   <li>{@link #pingora(String)}: the canonical text of a socket address (RFC 5952 for IPv6, no
+ *       brackets, no scope id), which is what pingora-ketama hashes.</li>
+ * </ul>
+ * Host names are hashed as written and never resolved.
+ *
+ * <p>The natural order ({@link #compareTo}) decides v2 ties: IP literals first, ordered as Rust
+ * orders socket addresses (every IPv4 before every IPv6, then address bytes unsigned, then port),
+ * then every other identity by its bytes. The order is total and consistent with {@code equals}.
+ */
+public final class HashIdentity implements Comparable<HashIdentity> {
+
+    private final String host;
+    private final String port;
+    private final byte[] bytes;
+    private final int prefixRegister;
+    /** The host's address bytes when it is an IP literal (brackets allowed), else null. */
+    private final byte[] ip;
+    /** The port as a number, or -1 when empty or not a port number. */
+    private final int portNumber;
+
+    private HashIdentity(String host, String port) {
+        this.host = Objects.requireNonNull(host, "host");
+        this.port = Objects.requireNonNull(port, "port");
+        byte[] h = host.getBytes(StandardCharsets.UTF_8);
+        byte[] p = port.getBytes(StandardCharsets.UTF_8);
+        this.bytes = new byte[h.length + 1 + p.length];
+        System.arraycopy(h, 0, bytes, 0, h.length);
+        System.arraycopy(p, 0, bytes, h.length + 1, p.length);
+        this.prefixRegister = Crc32.update(Crc32.INITIAL, bytes, 0, bytes.length);
+        String bare = host.length() > 2 && host.charAt(0) == '[' && host.charAt(host.length() - 1) == ']'
+                ? host.substring(1, host.length() - 1) : host;
+        this.ip = IpLiteral.parse(bare);
+        this.portNumber = parsePort(port);
+    }
+
+    /** An identity from host and port texts taken as they are. */
+    public static HashIdentity of(String host, String port) {
+        return new HashIdentity(host, port);
+    }
+
+    /**
+     * nginx style: the address as written in an nginx {@code server} line. The port is what
+     * follows the last {@code :} when only digits follow it; otherwise the whole text is the host
+     * and the port is empty. A {@code unix:} socket path hashes the path with an empty port, as
+     * nginx does.
+     */
+    public static HashIdentity nginx(String serverText) {
+        Objects.requireNonNull(serverText, "serverText");
+        if (serverText.isEmpty()) {
+            throw new IllegalArgumentException("server address is empty");
+        }
+        if (serverText.regionMatches(true, 0, "unix:", 0, 5)) {
+            return new HashIdentity(serverText.substring(5), "");
+        }
+        for (int j = serverText.length() - 1; j >= 0; j--) {
+            char c = serverText.charAt(j);
+            if (c == ':') {
+                return new HashIdentity(serverText.substring(0, j), serverText.substring(j + 1));
+            }
+            if (c < '0' || c > '9') {
+                break;
+            }
+        }
+        return new HashIdentity(serverText, "");
+    }
+
+    /**
+     * pingora style: a socket address {@code a.b.c.d:port} or {@code [v6]:port} (brackets
+     * required around IPv6, port 0..65535 required), hashed as its canonical text.
+     *
+     * @throws IllegalArgumentException when the text is not an IP socket address
+     */
+    public static HashIdentity pingora(String socketAddress) {
+        Objects.requireNonNull(socketAddress, "socketAddress");
+        int colon = socketAddress.lastIndexOf(':');
+        if (colon <= 0 || colon == socketAddress.length() - 1) {
+            throw notSocketAddress(socketAddress);
+        }
+        String hostPart = socketAddress.substring(0, colon);
+        int port = parsePort(socketAddress.substring(colon + 1));
+        byte[] address;
+        if (hostPart.startsWith("[") && hostPart.endsWith("]")) {
+            address = IpLiteral.parseIpv6(hostPart.substring(1, hostPart.length() - 1));
+        } else {
+            address = IpLiteral.parseIpv4(hostPart, 0, hostPart.length());
+        }
+        if (address == null || port < 0) {
+            throw notSocketAddress(socketAddress);
+        }
+        return new HashIdentity(IpLiteral.format(address), Integer.toString(port));
+    }
+
+    /** pingora style from a resolved socket address (an unresolved one is an error: nothing is looked up). */
+    public static HashIdentity pingora(InetSocketAddress address) {
+        InetAddress ip = address.getAddress();
+        if (ip == null) {
+            throw new IllegalArgumentException("socket address " + address + " is unresolved; pingora style needs an IP address");
+        }
+        byte[] raw = ip.getAddress();
+        if (ip instanceof Inet4Address || raw.length == 4) {
+            return new HashIdentity(IpLiteral.format(raw), Integer.toString(address.getPort()));
+        }
+        return new HashIdentity(IpLiteral.format(raw), Integer.toString(address.getPort()));
+    }
+
+    private static IllegalArgumentException notSocketAddress(String text) {
+        return new IllegalArgumentException("'" + text + "' is not an IP socket address: expected a.b.c.d:PORT or [IPv6]:PORT with PORT 0..65535");
+    }
+
+    private static int parsePort(String text) {
+        if (text.isEmpty() || text.length() > 5) {
+            return -1;
+        }
+        int v = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v <= 65535 ? v : -1;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public String port() {
+        return port;
+    }
+
+    /** A copy of the hashed bytes: host, 0x00, port. */
+    public byte[] bytes() {
+        return bytes.clone();
+    }
+
+    /** The CRC-32 register after {@code host ‖ 0x00 ‖ port}: every point extends it. */
+    int prefixRegister() {
+        return prefixRegister;
+    }
+
+    /** Whether the host is an IP literal (bracketed or not). */
+    public boolean isIpLiteral() {
+        return ip != null;
+    }
+
+    @Override
+    public int compareTo(HashIdentity o) {
+        if (ip != null && o.ip != null) {
+            if (ip.length != o.ip.length) {
+                return ip.length - o.ip.length;
+            }
+            int c = Arrays.compareUnsigned(ip, o.ip);
+            if (c != 0) {
+                return c;
+            }
+            c = Integer.compare(portNumber, o.portNumber);
+            if (c != 0) {
+                return c;
+            }
+        } else if (ip != null) {
+            return -1;
+        } else if (o.ip != null) {
+            return 1;
+        }
+        return Arrays.compareUnsigned(bytes, o.bytes);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HashIdentity other && host.equals(other.host) && port.equals(other.port);
+    }
+
+    @Override
+    public int hashCode() {
+        return host.hashCode() * 31 + port.hashCode();
+    }
+
+    /** {@code host:port}, {@code [v6]:port} for a bare IPv6 host, or just the host when the port is empty. */
+    @Override
+    public String toString() {
+        if (port.isEmpty()) {
+            return host;
+        }
+        if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
+            return "[" + host + "]:" + port;
+        }
+        return host + ":" + port;
+    }
+}
