@@ -21,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,6 +36,11 @@ class OverlayManifestsTest {
 
     static List<String> overlays() {
         return K8s.overlays();
+    }
+
+    @BeforeAll
+    static void sayHowTheOverlaysAreRendered() {
+        System.out.println("k8s-check: rendering " + overlays() + " with " + RENDERER.name());
     }
 
     private static List<Map<String, Object>> rendered(String overlay) {

@@ -36,14 +36,15 @@ final class SchemaValidator {
     static synchronized SchemaValidator get() {
         if (instance == null) {
             instance = install(Path.of(System.getProperty("ketama.node.src", "src/test/node")),
-                    Path.of(System.getProperty("ketama.node.work", "target/node")));
+                    Path.of(System.getProperty("ketama.node.work", "target/node")), System.getenv("PATH"));
         }
         return instance;
     }
 
-    private static SchemaValidator install(Path src, Path work) {
-        Path node = Processes.onPath("node").orElseThrow(() -> missing("node"));
-        Path npm = Processes.onPath("npm").orElseThrow(() -> missing("npm"));
+    /** Finds node and npm on {@code searchPath} and installs the locked packages into {@code work}. */
+    static SchemaValidator install(Path src, Path work, String searchPath) {
+        Path node = Processes.onPath("node", searchPath).orElseThrow(() -> missing("node"));
+        Path npm = Processes.onPath("npm", searchPath).orElseThrow(() -> missing("npm"));
         try {
             Files.createDirectories(work);
             String lock = Files.readString(src.resolve("package-lock.json"));
