@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Locates ../shared/testdata (the nginx trace) from the build, wherever the checkout lives. */
-final class TestData {
+public final class TestData {
 
     private TestData() {
     }
 
-    static Path dir() {
+    public static Path dir() {
         String prop = System.getProperty("ketama.testdata");
         if (prop != null && Files.isDirectory(Path.of(prop))) {
             return Path.of(prop);
@@ -28,7 +28,7 @@ final class TestData {
     }
 
     /** Each line of nginx-sample-upstream.csv as {uri, upstream}. */
-    static List<String[]> nginxTrace() throws IOException {
+    public static List<String[]> nginxTrace() throws IOException {
         List<String[]> out = new ArrayList<>();
         for (String line : Files.readAllLines(dir().resolve("nginx-sample-upstream.csv"))) {
             if (line.isBlank()) {
@@ -41,7 +41,7 @@ final class TestData {
     }
 
     /** The servers of nginx-sample.conf, parsed from its {@code server ADDRESS weight=N ...;} lines. */
-    static List<Node<String>> nginxServers() throws IOException {
+    public static List<Node<String>> nginxServers() throws IOException {
         List<Node<String>> nodes = new ArrayList<>();
         for (String line : Files.readAllLines(dir().resolve("nginx-sample.conf"))) {
             String t = line.trim();

@@ -1,0 +1,68 @@
+package io.ketama.core.cli;
+
+import io.ketama.core.KetamaRing;
+import io.ketama.core.Node;
+import io.ketama.core.NodeShare;
+import io.ketama.core.RingAnalysis;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code analyze}: the ring's exact balance as JSON (see {@link RingAnalysis}); with
+ * {@code --target-cov X}, the smallest points per weight whose expected CoV is at most X, with the
+ * formula used.
+ */
+final class AnalyzeCommand {
+
+    private AnalyzeCommand() {
+    }
+
+    /** @param targetCov the target CoV, or null for none */
+    static String json(RingOptions options, KetamaRing<String> ring, Double targetCov) throws CliException {
+        RingAnalysis<String> a = RingAnalysis.of(ring);
+        List<Integer> weights = new ArrayList<>();
+        for (Node<String> n : ring.nodes()) {
+            weights.add(n.weight());
+        }
+        JsonWriter json = new JsonWriter().beginObject(false);
+        json.field("servers", options.servers().toString());
+        json.field("ring", options.version().label());
+        json.field("pointsPerWeight", options.pointsPerWeight());
+        json.field("hashStyle", options.style().label());
+        json.field("nodes", a.nodes());
+        json.field("points", a.points());
+        json.field("collidingPoints", a.collidingPoints());
+        json.field("bytes", a.bytes());
+        json.field("bytesPerPoint", a.bytes() / (double) a.points());
+        json.field("coefficientOfVariation", a.coefficientOfVariation());
+        json.field("maxOverMean", a.maxOverMean());
+        json.field("expectedCoefficientOfVariation", RingAnalysis.expectedCov(weights, options.pointsPerWeight()));
+        if (targetCov != null) {
+            int k;
+            try {
+                k = RingAnalysis.pointsPerWeightFor(targetCov, weights);
+            } catch (IllegalArgumentException e) {
+                throw new CliException(e.getMessage());
+            }
+            json.name("target").beginObject(false);
+            json.field("targetCov", targetCov);
+            json.field("pointsPerWeight", k);
+            json.field("expectedCov", RingAnalysis.expectedCov(weights, k));
+            json.field("formula", RingAnalysis.EXPECTED_COV_FORMULA);
+            json.endObject();
+        }
+        json.name("shares").beginArray(false);
+        for (NodeShare<String> s : a.shares()) {
+            json.beginObject(true);
+            json.field("server", s.node().payload());
+            json.field("weight", s.node().weight());
+            json.field("ownedHashes", s.ownedHashes());
+            json.field("share", s.share());
+            json.field("weightShare", s.weightShare());
+            json.field("ratio", s.ratio());
+            json.endObject();
+        }
+        json.endArray();
+        return json.endObject().text();
+    }
+}

@@ -1,0 +1,145 @@
+package io.ketama.core.cli;
+
+import io.ketama.core.KetamaRing;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The command-line tool of the core jar: {@code java -jar ketama-core.jar route|analyze|diff ...}.
+ *
+ * <p>Exit status: 0 on success, 2 for bad arguments or bad input (one line on standard error that
+ * says what was wrong and what is allowed), 1 when standard output cannot be written.
+ */
+public final class KetamaCli {
+
+    static final String USAGE = String.join("\n",
+            "usage: java -jar ketama-core.jar COMMAND OPTIONS",
+            "  route   --servers FILE [RING OPTIONS] [--candidates K]   keys on stdin, one per line -> server per line",
+            "  analyze --servers FILE [RING OPTIONS] [--target-cov X]    exact balance of the ring, as JSON",
+            "  diff    --servers A [RING OPTIONS] --against B [RING OPTIONS FOR B]",
+            "                                                           exact hash space that changes owner, as JSON",
+            "RING OPTIONS: --ring v1|v2 (default v1)  --points-per-weight N (default 160 for v1, 16 for v2)",
+            "              --hash-style nginx|pingora (default nginx); in diff, options not given for B are A's",
+            "FILE: one server per line, 'ADDRESS [WEIGHT]' or 'server ADDRESS [weight=N] [parameters];'",
+            "      blank lines and # comments ignored",
+            "");
+
+    private static final List<String> RING_OPTIONS =
+            List.of(RingOptions.SERVERS, RingOptions.RING, RingOptions.POINTS, RingOptions.STYLE);
+    private static final String CANDIDATES = "--candidates";
+    private static final String TARGET_COV = "--target-cov";
+    private static final String AGAINST = "--against";
+
+    private KetamaCli() {
+    }
+
+    public static void main(String[] args) {
+        int status = run(args, System.in, System.out, System.err);
+        System.out.flush();
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Runs one command with the given streams and returns the exit status; never calls
+     * {@link System#exit}, so tests can run it in-process.
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        String command = args.length == 0 ? "" : args[0];
+        try {
+            switch (command) {
+                case "route" -> route(rest(args), in, out);
+                case "analyze" -> analyze(rest(args), out);
+                case "diff" -> diff(rest(args), out);
+                case "help", "--help", "-h" -> out.print(USAGE);
+                case "" -> throw new CliException("no command; commands: route, analyze, diff (see --help)");
+                default -> throw new CliException("unknown command '" + command + "'; commands: route, analyze, diff (see --help)");
+            }
+        } catch (CliException e) {
+            err.println("ketama" + (command.isEmpty() || command.startsWith("-") ? "" : " " + command) + ": " + e.getMessage());
+            return 2;
+        } catch (IOException | UncheckedIOException e) {
+            err.println("ketama " + command + ": I/O error: " + e.getMessage());
+            return 1;
+        }
+        out.flush();
+        if (out.checkError()) {
+            err.println("ketama " + command + ": cannot write standard output");
+            return 1;
+        }
+        return 0;
+    }
+
+    private static List<String> rest(String[] args) {
+        return Arrays.asList(args).subList(1, args.length);
+    }
+
+    private static Set<String> allowed(String... extra) {
+        Set<String> s = new LinkedHashSet<>(RING_OPTIONS);
+        s.addAll(Arrays.asList(extra));
+        return s;
+    }
+
+    private static void route(List<String> args, InputStream in, PrintStream out) throws CliException, IOException {
+        Arguments a = Arguments.parse("route", args, allowed(CANDIDATES));
+        RingOptions options = RingOptions.from(a, RingOptions.SERVERS, null);
+        int candidates = a.intValue(CANDIDATES, 1, Integer.MAX_VALUE, 1);
+        KetamaRing<String> ring = options.build();
+        new RouteCommand(ring, candidates).run(in, out);
+    }
+
+    private static void analyze(List<String> args, PrintStream out) throws CliException {
+        Arguments a = Arguments.parse("analyze", args, allowed(TARGET_COV));
+        RingOptions options = RingOptions.from(a, RingOptions.SERVERS, null);
+        Double target = null;
+        if (a.has(TARGET_COV)) {
+            String text = a.get(TARGET_COV);
+            try {
+                target = Double.valueOf(text);
+            } catch (NumberFormatException e) {
+                target = Double.NaN;
+            }
+            if (!(target > 0) || target.isInfinite()) {
+                throw new CliException("option " + TARGET_COV + " must be a number > 0 (e.g. 0.05), was '" + text + "'");
+            }
+        }
+        print(out, AnalyzeCommand.json(options, options.build(), target));
+    }
+
+    /** JSON text is plain ASCII (the writer escapes the rest), so its bytes do not depend on the platform charset. */
+    private static void print(PrintStream out, String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.US_ASCII);
+        out.write(bytes, 0, bytes.length);
+    }
+
+    private static void diff(List<String> args, PrintStream out) throws CliException {
+        int split = args.indexOf(AGAINST);
+        if (split < 0) {
+            throw new CliException("diff needs " + AGAINST + " FILE (the servers of the second ring)");
+        }
+        List<String> first = args.subList(0, split);
+        List<String> second = args.subList(split, args.size());
+        Arguments a = Arguments.parse("diff", first, allowed());
+        Arguments b = Arguments.parse("diff (after --against)", second, allowedAgainst());
+        RingOptions before = RingOptions.from(a, RingOptions.SERVERS, null);
+        RingOptions after = RingOptions.from(b, AGAINST, a);
+        print(out, DiffCommand.json(before, before.build(), after, after.build()));
+    }
+
+    private static Set<String> allowedAgainst() {
+        Set<String> s = new LinkedHashSet<>();
+        s.add(AGAINST);
+        s.add(RingOptions.RING);
+        s.add(RingOptions.POINTS);
+        s.add(RingOptions.STYLE);
+        return s;
+    }
+}

@@ -1,0 +1,83 @@
+package io.ketama.core.cli;
+
+import io.ketama.core.HashIdentity;
+import io.ketama.core.KetamaRing;
+import io.ketama.core.Node;
+import io.ketama.core.RingVersion;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How to build one ring from a servers file: {@code --servers FILE [--ring v1|v2]
+ * [--points-per-weight N] [--hash-style nginx|pingora]}. Defaults: v1, nginx style, and the
+ * version's default points per weight (160 for v1, 16 for v2).
+ *
+ * @param servers         the servers file
+ * @param version         ring version
+ * @param pointsPerWeight points per weight unit
+ * @param style           how addresses become hash identities
+ */
+record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashStyle style) {
+
+    static final String SERVERS = "--servers";
+    static final String RING = "--ring";
+    static final String POINTS = "--points-per-weight";
+    static final String STYLE = "--hash-style";
+
+    /** Upper bound on --points-per-weight (far beyond any useful ring; the ring's own size limit still applies). */
+    static final int MAX_POINTS_PER_WEIGHT = 1_000_000;
+
+    /** The options of {@code args}; options it lacks come from {@code inherited} when given, else the defaults. */
+    static RingOptions from(Arguments args, String serversOption, Arguments inherited) throws CliException {
+        Path servers = Path.of(args.required(serversOption));
+        String ringText = args.has(RING) ? args.get(RING) : inherited != null ? inherited.get(RING) : null;
+        RingVersion version;
+        try {
+            version = ringText == null ? RingVersion.V1 : RingVersion.parse(ringText);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage());
+        }
+        Arguments pointsSource = args.has(POINTS) || inherited == null ? args : inherited;
+        int points = pointsSource.intValue(POINTS, 1, MAX_POINTS_PER_WEIGHT, version.defaultPointsPerWeight());
+        String styleText = args.has(STYLE) ? args.get(STYLE) : inherited != null ? inherited.get(STYLE) : null;
+        HashStyle style = styleText == null ? HashStyle.NGINX : HashStyle.parse(styleText);
+        return new RingOptions(servers, version, points, style);
+    }
+
+    /** Reads the servers file and builds the ring; each node's payload is its address as written. */
+    KetamaRing<String> build() throws CliException {
+        List<ServerEntry> entries = ServersFile.read(servers);
+        List<Node<String>> nodes = new ArrayList<>(entries.size());
+        Map<HashIdentity, Integer> seen = new HashMap<>();
+        for (ServerEntry e : entries) {
+            HashIdentity identity;
+            try {
+                identity = style.identity(e.address());
+            } catch (IllegalArgumentException ex) {
+                throw new CliException(servers + " line " + e.line() + ": " + ex.getMessage() + " (--hash-style " + style.label() + ")");
+            }
+            Integer first = seen.putIfAbsent(identity, e.line());
+            if (first != null) {
+                throw new CliException(servers + " line " + e.line() + ": server '" + e.address()
+                        + "' hashes the same as the server on line " + first + "; list each server once");
+            }
+            nodes.add(Node.of(identity, e.weight(), e.address()));
+        }
+        try {
+            return KetamaRing.build(version, pointsPerWeight, nodes);
+        } catch (IllegalArgumentException ex) {
+            throw new CliException(servers + ": " + ex.getMessage());
+        } catch (OutOfMemoryError ex) {
+            // one huge allocation failed: nothing else is left half-done, so say it in one line
+            long points = 0;
+            for (Node<String> n : nodes) {
+                points += (long) n.weight() * pointsPerWeight;
+            }
+            throw new CliException(servers + ": not enough memory for a ring of " + points
+                    + " points; use fewer points per weight or give the JVM more heap (-Xmx)");
+        }
+    }
+}

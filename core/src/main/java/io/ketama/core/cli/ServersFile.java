@@ -1,0 +1,117 @@
+package io.ketama.core.cli;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a servers file: one server per line, either an nginx line
+ * {@code server ADDRESS [weight=N] [other parameters];} or {@code ADDRESS [WEIGHT]}. Blank lines
+ * and comments (from a {@code #} at the start of a line or after white space, to the end of the
+ * line) are ignored; anything else is an error that names the file and line. Weights are integers
+ * from 1 to {@value #MAX_WEIGHT}; nginx parameters other than {@code weight=} are accepted and
+ * ignored, as they do not change the ring.
+ */
+final class ServersFile {
+
+    /** Bound on a weight: keeps a ring of a few heavy servers within memory. */
+    static final int MAX_WEIGHT = 1_000_000;
+
+    private ServersFile() {
+    }
+
+    static List<ServerEntry> read(Path file) throws CliException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new CliException("servers file '" + file + "' does not exist");
+        } catch (CharacterCodingException e) {
+            throw new CliException("servers file '" + file + "' is not UTF-8 text");
+        } catch (IOException e) {
+            throw new CliException("cannot read servers file '" + file + "': " + e.getMessage());
+        }
+        List<ServerEntry> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            ServerEntry entry = parse(stripComment(lines.get(i)).trim(), i + 1, file);
+            if (entry != null) {
+                out.add(entry);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new CliException("servers file '" + file + "' lists no server; expected lines 'ADDRESS [WEIGHT]' or 'server ADDRESS [weight=N];'");
+        }
+        return out;
+    }
+
+    private static String stripComment(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) == '#' && (i == 0 || Character.isWhitespace(line.charAt(i - 1)))) {
+                return line.substring(0, i);
+            }
+        }
+        return line;
+    }
+
+    /** The entry of one trimmed, comment-free line, or null for a blank one. */
+    static ServerEntry parse(String text, int line, Path file) throws CliException {
+        if (text.isEmpty()) {
+            return null;
+        }
+        String[] words = text.split("\\s+");
+        if (words[0].equals("server") || words[0].equals("server;")) {
+            return nginxLine(text, words, line, file);
+        }
+        if (words.length > 2 || (words.length == 2 && !words[1].chars().allMatch(c -> c >= '0' && c <= '9'))) {
+            throw error(file, line, "expected 'ADDRESS [WEIGHT]' with WEIGHT an integer from 1 to " + MAX_WEIGHT
+                    + ", or 'server ADDRESS [weight=N] [parameters];', found '" + text + "'");
+        }
+        if (words[0].endsWith(";")) {
+            throw error(file, line, "'" + words[0] + "' ends with ';' but the line does not start with 'server'");
+        }
+        int weight = words.length == 2 ? weight(words[1], line, file) : 1;
+        return new ServerEntry(words[0], weight, line);
+    }
+
+    private static ServerEntry nginxLine(String text, String[] words, int line, Path file) throws CliException {
+        if (!text.endsWith(";")) {
+            throw error(file, line, "an nginx server line must end with ';', found '" + text + "'");
+        }
+        String body = text.substring(0, text.length() - 1).trim();
+        String[] parts = body.split("\\s+");
+        if (parts.length < 2 || parts[1].isEmpty()) {
+            throw error(file, line, "an nginx server line needs an address: 'server ADDRESS [weight=N] [parameters];'");
+        }
+        int weight = 1;
+        boolean seenWeight = false;
+        for (int i = 2; i < parts.length; i++) {
+            if (parts[i].startsWith("weight=")) {
+                if (seenWeight) {
+                    throw error(file, line, "weight= is given twice");
+                }
+                seenWeight = true;
+                weight = weight(parts[i].substring(7), line, file);
+            }
+        }
+        return new ServerEntry(parts[1], weight, line);
+    }
+
+    private static int weight(String text, int line, Path file) throws CliException {
+        if (!text.isEmpty() && text.length() <= 7 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            int w = Integer.parseInt(text);
+            if (w >= 1 && w <= MAX_WEIGHT) {
+                return w;
+            }
+        }
+        throw error(file, line, "weight '" + text + "' is not an integer from 1 to " + MAX_WEIGHT);
+    }
+
+    private static CliException error(Path file, int line, String message) {
+        return new CliException(file + " line " + line + ": " + message);
+    }
+}
