@@ -1,0 +1,160 @@
+package io.ketama.quarkus.deployment;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.MemberAttributes;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.RingSnapshot;
+import io.quarkus.test.QuarkusUnitTest;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * A test cluster on 127.0.0.1: the application's embedded member on the first port and plain
+ * Hazelcast members on the others. Each test class takes its own ports from 5801..5849 and its own
+ * cluster name, so concurrent runs (teammates use 5901 and up) never meet.
+ */
+final class TestCluster implements AutoCloseable {
+
+    static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    final String name;
+    final int appPort;
+    final int[] ports;
+    private final List<HazelcastInstance> started = new ArrayList<>();
+
+    /** @param ports the application's port first, then the ports plain members may use */
+    TestCluster(String name, int... ports) {
+        this.name = name;
+        this.appPort = ports[0];
+        this.ports = ports.clone();
+        for (int p : ports) {
+            if (p < 5801 || p > 5849) {
+                throw new IllegalArgumentException("test ports must be in 5801..5849, was " + p);
+            }
+        }
+    }
+
+    /** The application configured to join this cluster, with the given extra properties (key, value, ...). */
+    QuarkusUnitTest app(String... extra) {
+        QuarkusUnitTest test = new QuarkusUnitTest()
+                .withApplicationRoot(jar -> jar.addClass(TestCluster.class))
+                .overrideConfigKey("quarkus.ketama.hazelcast.cluster-name", name)
+                .overrideConfigKey("quarkus.ketama.hazelcast.port", Integer.toString(appPort))
+                .overrideConfigKey("quarkus.ketama.hazelcast.port-auto-increment", "false")
+                .overrideConfigKey("quarkus.ketama.hazelcast.interface", "127.0.0.1")
+                .overrideConfigKey("quarkus.ketama.hazelcast.members", memberList())
+                .overrideConfigKey("quarkus.log.category.\"com.hazelcast\".level", "WARN")
+                .overrideConfigKey("quarkus.http.test-port", "0");
+        for (int i = 0; i < extra.length; i += 2) {
+            test.overrideConfigKey(extra[i], extra[i + 1]);
+        }
+        return test;
+    }
+
+    String memberList() {
+        return IntStream.of(ports).mapToObj(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+    }
+
+    /** Starts a plain member on {@code port} with the given ketama attributes (nodeId may be null). */
+    HazelcastInstance start(int port, int weight, Set<String> features, String nodeId) {
+        Config config = plainConfig(port);
+        MemberAttributes.publish(config, weight, features, "default", nodeId);
+        return start(config);
+    }
+
+    /** Starts a plain member on {@code port} with raw attribute values, malformed ones included. */
+    HazelcastInstance startWithRawAttributes(int port, String... keyValues) {
+        Config config = plainConfig(port);
+        for (int i = 0; i < keyValues.length; i += 2) {
+            config.getMemberAttributeConfig().setAttribute(keyValues[i], keyValues[i + 1]);
+        }
+        return start(config);
+    }
+
+    private HazelcastInstance start(Config config) {
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
+        synchronized (started) {
+            started.add(hz);
+        }
+        return hz;
+    }
+
+    Config plainConfig(int port) {
+        Config config = new Config();
+        config.setClusterName(name);
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
+        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = config.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true);
+        for (int p : ports) {
+            join.getTcpIpConfig().addMember("127.0.0.1:" + p);
+        }
+        return config;
+    }
+
+    /** Shuts a plain member down gracefully (the others see it leave at once). */
+    void stop(HazelcastInstance hz) {
+        synchronized (started) {
+            started.remove(hz);
+        }
+        hz.shutdown();
+    }
+
+    @Override
+    public void close() {
+        List<HazelcastInstance> all;
+        synchronized (started) {
+            all = new ArrayList<>(started);
+            started.clear();
+        }
+        for (HazelcastInstance hz : all) {
+            hz.shutdown();
+        }
+    }
+
+    /** Polls until {@code condition} holds for the selector's snapshot; fails after {@link #DEADLINE}. */
+    static RingSnapshot awaitSnapshot(RingSelector selector, Predicate<RingSnapshot> condition, String what) {
+        return await(selector::snapshot, condition, DEADLINE, what);
+    }
+
+    static <T> T await(Supplier<T> value, Predicate<T> condition, Duration deadline, String what) {
+        long end = System.nanoTime() + deadline.toNanos();
+        T v = value.get();
+        while (!condition.test(v)) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + deadline + ": " + what + "; last value: " + v);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what, e);
+            }
+            v = value.get();
+        }
+        return v;
+    }
+
+    /** Whether the snapshot's ring members are exactly {@code members} (by UUID). */
+    static boolean hasExactly(RingSnapshot s, Collection<Member> members) {
+        Set<Object> want = members.stream().map(Member::getUuid).collect(Collectors.toSet());
+        Set<Object> have = s.members().stream().map(m -> m.member().getUuid()).collect(Collectors.toSet());
+        return want.equals(have);
+    }
+}

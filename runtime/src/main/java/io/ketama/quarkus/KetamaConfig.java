@@ -1,0 +1,195 @@
+package io.ketama.quarkus;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Configuration of the ketama extension. Every key can be set as an environment variable: upper
+ * case, with {@code .} and {@code -} turned into {@code _} ({@code quarkus.ketama.migration.v2-share}
+ * is {@code QUARKUS_KETAMA_MIGRATION_V2_SHARE}). Invalid values stop start-up with a message
+ * naming the key and what is allowed.
+ */
+@ConfigMapping(prefix = "quarkus.ketama")
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+public interface KetamaConfig {
+
+    /**
+     * Name of this member's data centre. Published to the other members; the migration allowlist
+     * ({@code quarkus.ketama.migration.datacenters}) is checked against it.
+     */
+    @WithDefault("default")
+    String datacenter();
+
+    /**
+     * How a member address becomes a ring identity when the member has no node id: {@code nginx}
+     * (the text of an nginx {@code server} line, {@code host}, 0x00, {@code port}) or {@code pingora}
+     * (the canonical socket address, as pingora-ketama hashes it). Every member must agree.
+     */
+    @WithDefault("pingora")
+    String hashStyle();
+
+    /**
+     * How this member is placed on the rings.
+     */
+    Member member();
+
+    /**
+     * The v1 to v2 migration.
+     */
+    Migration migration();
+
+    /**
+     * The v2 ring.
+     */
+    V2 v2();
+
+    /**
+     * Ring rebuilds on membership changes.
+     */
+    Rebuild rebuild();
+
+    /**
+     * The embedded Hazelcast member (ignored when the application produces its own
+     * {@code HazelcastInstance} bean).
+     */
+    Hazelcast hazelcast();
+
+    /** How this member is placed on the rings; published as Hazelcast member attributes. */
+    interface Member {
+
+        /**
+         * Relative capacity of this member: it gets weight × points-per-weight points on each
+         * ring. An integer from 1 to 1000.
+         */
+        @WithDefault("1")
+        int weight();
+
+        /**
+         * Features this member offers (comma-separated tags). A selection that requires features
+         * only goes to members that have all of them.
+         */
+        Optional<List<String>> features();
+
+        /**
+         * Stable node id. When set it is this member's ring identity instead of its address, so a
+         * restarted pod with a new IP but the same name keeps its keys. Must be unique in the
+         * cluster.
+         */
+        Optional<String> nodeId();
+    }
+
+    /** The v1 to v2 migration, as Cloudflare ran it: both rings live, a share of keys on v2. */
+    interface Migration {
+
+        /**
+         * Which ring serves keys: {@code v1} (all keys), {@code v2} (all keys) or {@code split}
+         * (the share {@code v2-share} of keys on v2, the rest on v1). Can be changed at run time
+         * with {@code RingSelector.updateMigration}.
+         */
+        @WithDefault("v1")
+        String mode();
+
+        /**
+         * In {@code split} mode, the percentage of keys served by the v2 ring: 0 to 100, decimals
+         * allowed (resolution far below 0.01 %). Per key and sticky: raising it only moves keys
+         * from v1 to v2; lowering it moves them back.
+         */
+        @WithDefault("0")
+        double v2Share();
+
+        /**
+         * Data centres where {@code split} mode applies (comma-separated names). In a data centre
+         * not listed, every key goes to v1 whatever the share. Unset: every data centre.
+         */
+        Optional<List<String>> datacenters();
+
+        /**
+         * Also compute the owner on the other ring for every selection and count disagreements
+         * ({@code ketama_shadow_disagreements_total}): the predicted miss rate of moving those keys.
+         */
+        @WithDefault("false")
+        boolean shadow();
+    }
+
+    /** The v2 ring. */
+    interface V2 {
+
+        /**
+         * Points per unit of weight on the v2 ring (an integer >= 1). Fewer points use less
+         * memory and balance less evenly (coefficient of variation about 1/sqrt(points)).
+         */
+        @WithDefault("16")
+        int pointsPerWeight();
+    }
+
+    /** Ring rebuilds. */
+    interface Rebuild {
+
+        /**
+         * Membership events within this delay of the first one are folded into one rebuild; a
+         * change is reflected on the rings about this long after it happens. 0 or more.
+         */
+        @WithDefault("200ms")
+        Duration coalesceDelay();
+    }
+
+    /** The embedded Hazelcast member. */
+    interface Hazelcast {
+
+        /** Cluster name: only members with the same name join each other. */
+        @WithDefault("ketama")
+        String clusterName();
+
+        /** Port the member listens on (1 to 65535). */
+        @WithDefault("5701")
+        int port();
+
+        /** Try the next ports when the port is taken. */
+        @WithDefault("true")
+        boolean portAutoIncrement();
+
+        /**
+         * Members to join over TCP/IP, each {@code host} or {@code host:port}, listed one by one
+         * (no port ranges). Not used when Kubernetes discovery is enabled.
+         */
+        @WithDefault("127.0.0.1")
+        List<String> members();
+
+        /**
+         * Network interface to bind and publish (an IP address of this host, {@code *} wildcards
+         * allowed, e.g. {@code 10.0.*.*}); unset: Hazelcast picks one.
+         */
+        @WithName("interface")
+        Optional<String> interfaceAddress();
+
+        /** Kubernetes discovery. */
+        Kubernetes kubernetes();
+
+        /**
+         * A Hazelcast configuration file (XML or YAML) to use instead of the settings above. The
+         * ketama member attributes are added to it.
+         */
+        Optional<String> configFile();
+    }
+
+    /** Hazelcast's Kubernetes discovery. */
+    interface Kubernetes {
+
+        /** Discover members through Kubernetes instead of a TCP/IP member list. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /**
+         * DNS name of the headless Service of the members (DNS lookup mode); unset: ask the
+         * Kubernetes API (needs read access to endpoints).
+         */
+        Optional<String> serviceDns();
+    }
+}

@@ -1,0 +1,125 @@
+package io.ketama.quarkus;
+
+import io.ketama.core.RingVersion;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The extension's Micrometer meters. Everything except the per-member selection counters is
+ * registered by {@link #bind}, at start-up; per-member counters are registered when a rebuild
+ * brings a member in and removed when one takes it out, and handed to the lookup path
+ * pre-resolved ({@link #selectionCounters}), so a selection never looks a meter up by tags.
+ */
+final class KetamaMetrics {
+
+    static final String NONE = "none";
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> memberCounters = new HashMap<>();
+    private Timer rebuilds;
+    private Counter shadowSelections;
+    private Counter shadowDisagreements;
+    private Counter exclusions;
+    private Counter[] unresolved;
+
+    KetamaMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Registers the start-up meters; gauges read the current snapshot and migration through the suppliers. */
+    void bind(Supplier<RingSnapshot> snapshot, Supplier<MigrationRouter> migration) {
+        rebuilds = Timer.builder("ketama.rebuilds").description("Ring rebuilds and how long they took").register(registry);
+        shadowSelections = Counter.builder("ketama.shadow.selections")
+                .description("Selections also computed on the other ring (shadow mode)").register(registry);
+        shadowDisagreements = Counter.builder("ketama.shadow.disagreements")
+                .description("Shadow selections where the other ring chose another member: keys a switch would move")
+                .register(registry);
+        exclusions = Counter.builder("ketama.members.exclusions")
+                .description("Members left out of the rings for a malformed attribute or a duplicate identity, once per member")
+                .register(registry);
+        unresolved = new Counter[RingVersion.values().length];
+        for (RingVersion v : RingVersion.values()) {
+            unresolved[v.ordinal()] = selectionCounter(v, NONE);
+            Gauge.builder("ketama.ring.points", snapshot, s -> s.get().rings().get(v).points())
+                    .tag("version", v.label()).description("Points on the ring").strongReference(true).register(registry);
+            Gauge.builder("ketama.ring.bytes", snapshot, s -> s.get().rings().get(v).bytes())
+                    .tag("version", v.label()).baseUnit("bytes").description("Bytes the ring's points retain")
+                    .strongReference(true).register(registry);
+        }
+        Gauge.builder("ketama.members", snapshot, s -> s.get().members().size())
+                .description("Members on the rings").strongReference(true).register(registry);
+        Gauge.builder("ketama.members.excluded", snapshot, s -> s.get().excluded().size())
+                .description("Cluster members left out of the rings").strongReference(true).register(registry);
+        Gauge.builder("ketama.ring.generation", snapshot, s -> s.get().generation())
+                .description("Rebuilds since start-up").strongReference(true).register(registry);
+        Gauge.builder("ketama.migration.v2.share", migration, m -> m.get().v2Percent())
+                .description("Percentage of keys this member routes through the v2 ring").strongReference(true).register(registry);
+    }
+
+    /**
+     * Counters for {@code snapshot}'s members, indexed {@code [version ordinal][node index]}.
+     * Registers counters of new members and removes those of members that left. Rebuilds run one
+     * at a time, so this is never called concurrently.
+     */
+    Counter[][] selectionCounters(RingSnapshot snapshot) {
+        List<MemberInfo> members = snapshot.members();
+        Counter[][] out = new Counter[RingVersion.values().length][members.size()];
+        Map<String, Counter> kept = new HashMap<>();
+        for (RingVersion v : RingVersion.values()) {
+            for (int i = 0; i < members.size(); i++) {
+                String member = members.get(i).identity();
+                String key = v.label() + ' ' + member;
+                Counter c = memberCounters.get(key);
+                if (c == null) {
+                    c = selectionCounter(v, member);
+                }
+                kept.put(key, c);
+                out[v.ordinal()][i] = c;
+            }
+        }
+        for (Map.Entry<String, Counter> e : memberCounters.entrySet()) {
+            if (!kept.containsKey(e.getKey())) {
+                registry.remove((Meter) e.getValue());
+            }
+        }
+        memberCounters.clear();
+        memberCounters.putAll(kept);
+        return out;
+    }
+
+    private Counter selectionCounter(RingVersion version, String member) {
+        return Counter.builder("ketama.selections")
+                .description("Keys selected, by ring version and owning member ('none': no member qualified)")
+                .tags(Tags.of("version", version.label(), "member", member))
+                .register(registry);
+    }
+
+    Counter unresolved(RingVersion version) {
+        return unresolved[version.ordinal()];
+    }
+
+    void rebuilt(Duration took) {
+        rebuilds.record(took);
+    }
+
+    void shadow(boolean disagreed) {
+        shadowSelections.increment();
+        if (disagreed) {
+            shadowDisagreements.increment();
+        }
+    }
+
+    void memberExcluded() {
+        exclusions.increment();
+    }
+}

@@ -1,0 +1,41 @@
+package io.ketama.quarkus;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.quarkus.arc.DefaultBean;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+/**
+ * Produces the validated settings and, unless the application produces its own, the embedded
+ * Hazelcast member.
+ */
+@Singleton
+class KetamaProducers {
+
+    private static final Logger LOG = Logger.getLogger(KetamaProducers.class);
+
+    /** Validation happens here, before anything starts: invalid configuration stops start-up. */
+    @Produces
+    @Singleton
+    KetamaSettings settings(KetamaConfig config) {
+        return KetamaSettings.from(config);
+    }
+
+    @Produces
+    @Singleton
+    @DefaultBean
+    HazelcastInstance hazelcast(KetamaSettings settings) {
+        HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigs.of(settings));
+        LOG.infof("ketama: embedded Hazelcast member %s joined cluster '%s' (%d members)",
+                instance.getCluster().getLocalMember().getAddress(), instance.getConfig().getClusterName(),
+                instance.getCluster().getMembers().size());
+        return instance;
+    }
+
+    void shutdown(@Disposes HazelcastInstance instance) {
+        instance.shutdown();
+    }
+}

@@ -1,0 +1,160 @@
+package io.ketama.quarkus;
+
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * {@link KetamaConfig} after validation: every value in range, parsed into the types the
+ * extension uses. {@link #from} reports every invalid key at once, each with what is allowed.
+ *
+ * @param migrationDatacenters the split-mode allowlist, or null for every data centre
+ * @param nodeId               null when unset
+ */
+record KetamaSettings(String datacenter, RingSettings ring, int weight, List<String> features, String nodeId,
+                      MigrationSettings migration, Set<String> migrationDatacenters, Duration coalesceDelay,
+                      HazelcastSettings hazelcast) {
+
+    static final String PREFIX = "quarkus.ketama.";
+    static final Duration MAX_COALESCE_DELAY = Duration.ofMinutes(1);
+
+    /** Validated {@code quarkus.ketama.hazelcast.*}; optional values are null when unset. */
+    record HazelcastSettings(String clusterName, int port, boolean portAutoIncrement, List<String> members,
+                             String interfaceAddress, boolean kubernetes, String serviceDns, String configFile) {
+    }
+
+    /** Whether split mode applies in this member's data centre. */
+    boolean splitAllowedHere() {
+        return migrationDatacenters == null || migrationDatacenters.contains(datacenter);
+    }
+
+    /**
+     * Validates {@code config}.
+     *
+     * @throws ConfigurationException listing every invalid key with its value and what is allowed
+     */
+    static KetamaSettings from(KetamaConfig config) {
+        List<String> problems = new ArrayList<>();
+        String datacenter = check(problems, () -> MemberParser.datacenter(PREFIX + "datacenter", config.datacenter()));
+        HashStyle style = check(problems, () -> HashStyle.parse(config.hashStyle()));
+        RingSettings ring = check(problems, () -> new RingSettings(style == null ? HashStyle.PINGORA : style,
+                config.v2().pointsPerWeight()));
+        Integer weight = check(problems, () -> MemberParser.weight(PREFIX + "member.weight",
+                Integer.toString(config.member().weight())));
+        List<String> features = check(problems, () -> List.copyOf(MemberParser.features(PREFIX + "member.features",
+                String.join(",", config.member().features().orElse(List.of())))));
+        String nodeId = config.member().nodeId().map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
+
+        KetamaConfig.Migration m = config.migration();
+        MigrationSettings.Mode mode = check(problems, () -> MigrationSettings.Mode.parse(m.mode()));
+        MigrationSettings migration = check(problems, () -> new MigrationSettings(
+                mode == null ? MigrationSettings.Mode.V1 : mode, m.v2Share(), m.shadow()));
+        Set<String> allowlist = check(problems, () -> m.datacenters().map(list -> names(PREFIX + "migration.datacenters", list))
+                .orElse(null));
+
+        Duration delay = config.rebuild().coalesceDelay();
+        if (delay.isNegative() || delay.compareTo(MAX_COALESCE_DELAY) > 0) {
+            problems.add(PREFIX + "rebuild.coalesce-delay must be from 0 to " + MAX_COALESCE_DELAY.toSeconds()
+                    + "s (e.g. 200ms), was " + delay);
+        }
+        HazelcastSettings hazelcast = hazelcast(config.hazelcast(), problems);
+
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
+        }
+        return new KetamaSettings(datacenter, ring, weight, features, nodeId, migration, allowlist, delay, hazelcast);
+    }
+
+    private static HazelcastSettings hazelcast(KetamaConfig.Hazelcast h, List<String> problems) {
+        String hz = PREFIX + "hazelcast.";
+        if (h.clusterName().isBlank()) {
+            problems.add(hz + "cluster-name must be non-blank");
+        }
+        if (h.port() < 1 || h.port() > 65535) {
+            problems.add(hz + "port must be from 1 to 65535, was " + h.port());
+        }
+        for (String member : h.members()) {
+            String problem = memberAddressProblem(member.trim());
+            if (problem != null) {
+                problems.add(hz + "members entry '" + member + "' " + problem
+                        + "; allowed: host or host:port (IPv6 as [addr]:port), listed one by one");
+            }
+        }
+        String iface = h.interfaceAddress().map(String::trim).orElse(null);
+        if (iface != null && iface.isEmpty()) {
+            problems.add(hz + "interface must be an IP address of this host (wildcards * allowed) when set");
+        }
+        String dns = h.kubernetes().serviceDns().map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
+        String file = h.configFile().map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
+        if (file != null && !Files.isReadable(Path.of(file))
+                && Thread.currentThread().getContextClassLoader().getResource(file) == null) {
+            problems.add(hz + "config-file '" + file + "' is neither a readable file nor a class-path resource");
+        }
+        return new HazelcastSettings(h.clusterName().trim(), h.port(), h.portAutoIncrement(),
+                h.members().stream().map(String::trim).toList(), iface, h.kubernetes().enabled(), dns, file);
+    }
+
+    /** Null when {@code text} is a usable TCP/IP member address, else what is wrong with it. */
+    static String memberAddressProblem(String text) {
+        if (text.isEmpty()) {
+            return "is empty";
+        }
+        String port = null;
+        if (text.startsWith("[")) {
+            int close = text.indexOf(']');
+            if (close < 0) {
+                return "has no closing ']'";
+            }
+            if (close + 1 < text.length()) {
+                if (text.charAt(close + 1) != ':') {
+                    return "has text after ']' that is not ':port'";
+                }
+                port = text.substring(close + 2);
+            }
+        } else {
+            int colon = text.indexOf(':');
+            if (colon >= 0) {
+                if (text.indexOf(':', colon + 1) >= 0) {
+                    return "is an IPv6 address without brackets";
+                }
+                port = text.substring(colon + 1);
+            }
+        }
+        if (port == null) {
+            return null;
+        }
+        if (port.indexOf('-') >= 0) {
+            return "is a port range, which Hazelcast rejects";
+        }
+        try {
+            int p = Integer.parseInt(port);
+            return p >= 1 && p <= 65535 ? null : "has port " + p + " outside 1..65535";
+        } catch (NumberFormatException e) {
+            return "has port '" + port + "' that is not a number";
+        }
+    }
+
+    private static Set<String> names(String key, List<String> list) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String name : list) {
+            out.add(MemberParser.datacenter(key, name));
+        }
+        return Set.copyOf(out);
+    }
+
+    private static <T> T check(List<String> problems, Supplier<T> value) {
+        try {
+            return value.get();
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+            return null;
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.ketama.quarkus;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.MemberAttributeConfig;
+
+import java.util.Collection;
+import java.util.Objects;
+
+/**
+ * The Hazelcast member attributes through which each member tells the others how it wants to be
+ * placed on the rings. The extension publishes them for its own embedded member; an application
+ * that brings its own {@code HazelcastInstance} (or a plain member started elsewhere) publishes
+ * them with {@link #publish}.
+ *
+ * <p>A member without these attributes gets the defaults (weight 1, no features, data centre
+ * {@code default}, no node id). A member whose attribute is present but malformed is left out of
+ * the rings.
+ */
+public final class MemberAttributes {
+
+    /** Weight: a decimal integer >= 1. */
+    public static final String WEIGHT = "ketama.weight";
+    /** Features: comma-separated non-empty tags; empty or absent for none. */
+    public static final String FEATURES = "ketama.features";
+    /** Data centre name: non-blank. */
+    public static final String DATACENTER = "ketama.datacenter";
+    /** Stable node id: when present and non-empty, the member's ring identity. */
+    public static final String NODE_ID = "ketama.node-id";
+
+    private MemberAttributes() {
+    }
+
+    /**
+     * Sets the four attributes on {@code config} (before the member starts: Hazelcast attributes
+     * cannot change afterwards).
+     *
+     * @param nodeId the stable node id, or null for none
+     * @throws IllegalArgumentException when the weight is outside 1..1000, a feature is blank or
+     *                                  contains a comma, or the data centre is blank
+     */
+    public static void publish(Config config, int weight, Collection<String> features, String datacenter, String nodeId) {
+        MemberParser.weight(WEIGHT, Integer.toString(weight));
+        for (String f : features) {
+            if (f == null || f.isBlank() || f.indexOf(',') >= 0) {
+                throw new IllegalArgumentException(FEATURES + " tag '" + f + "' is not allowed: tags are non-blank and contain no comma");
+            }
+        }
+        String joined = String.join(",", features.stream().map(String::trim).toList());
+        String dc = MemberParser.datacenter(DATACENTER, datacenter == null ? "" : datacenter);
+        MemberAttributeConfig attributes = Objects.requireNonNull(config, "config").getMemberAttributeConfig();
+        attributes.setAttribute(WEIGHT, Integer.toString(weight));
+        attributes.setAttribute(FEATURES, joined);
+        attributes.setAttribute(DATACENTER, dc);
+        if (nodeId != null && !nodeId.isBlank()) {
+            attributes.setAttribute(NODE_ID, nodeId.trim());
+        } else {
+            attributes.removeAttribute(NODE_ID);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.ketama.quarkus;
+
+import com.hazelcast.cluster.Member;
+import io.ketama.core.HashIdentity;
+import io.ketama.core.KetamaRing;
+import io.ketama.core.Node;
+import io.ketama.core.RingVersion;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * Builds the v1 and v2 rings for a member set: a pure function of the members' attributes and
+ * addresses and the {@link RingSettings}, with no CDI and no Hazelcast instance needed. It is what
+ * {@link RingSelector} runs on every membership change, and what any other member (or a test)
+ * runs to compute the same rings.
+ *
+ * <h2>Agreement</h2>
+ * Members are sorted by ring identity before both rings are built, so the rings do not depend on
+ * the order the members are given in (v1 breaks hash ties by input order, so every member must
+ * feed it the same order). The one exception is a ring identity claimed by two members (two pods
+ * with one node id): the member that comes first in the given collection keeps it and the other is
+ * excluded. Pass the cluster's member set ({@code Cluster.getMembers()}), whose order is join
+ * order and the same on every member, and every member resolves it the same way.
+ */
+public final class RingBuilder {
+
+    private final RingSettings settings;
+
+    public RingBuilder(RingSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    public RingSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Builds both rings.
+     *
+     * @param members     the cluster's members (see the class comment on their order)
+     * @param localMember this process's member, or null for a pure computation
+     * @param generation  the snapshot's generation number
+     * @param reason      why it is built, for diagnostics
+     */
+    public RingSnapshot build(Collection<Member> members, Member localMember, long generation, String reason) {
+        long start = System.nanoTime();
+        List<MemberParser.Parsed> accepted = new ArrayList<>(members.size());
+        List<ExcludedMember> excluded = new ArrayList<>();
+        Map<HashIdentity, MemberParser.Parsed> byIdentity = new HashMap<>();
+        for (Member member : members) {
+            MemberParser.Parsed parsed;
+            try {
+                parsed = MemberParser.parse(member, settings.hashStyle());
+            } catch (IllegalArgumentException e) {
+                excluded.add(new ExcludedMember(member, e.getMessage()));
+                continue;
+            }
+            MemberParser.Parsed earlier = byIdentity.putIfAbsent(parsed.identity(), parsed);
+            if (earlier != null) {
+                excluded.add(new ExcludedMember(member, "ring identity '" + parsed.info().identity()
+                        + "' is already used by member " + earlier.info().address() + " (" + earlier.info().member().getUuid()
+                        + "), which joined earlier; node ids must be unique"));
+                continue;
+            }
+            accepted.add(parsed);
+        }
+        accepted.sort(Comparator.comparing(MemberParser.Parsed::identity));
+
+        List<Node<Member>> nodes = new ArrayList<>(accepted.size());
+        List<MemberInfo> infos = new ArrayList<>(accepted.size());
+        TreeSet<String> features = new TreeSet<>();
+        for (MemberParser.Parsed p : accepted) {
+            MemberInfo info = p.info();
+            nodes.add(new Node<>(p.identity(), info.weight(), info.features(), info.member()));
+            infos.add(info);
+            features.addAll(info.features());
+        }
+        KetamaRing<Member> v1 = KetamaRing.build(RingVersion.V1, nodes);
+        KetamaRing<Member> v2 = KetamaRing.build(RingVersion.V2, settings.v2PointsPerWeight(), nodes);
+        Map<RingVersion, RingStats> stats = new EnumMap<>(RingVersion.class);
+        stats.put(RingVersion.V1, stats(v1));
+        stats.put(RingVersion.V2, stats(v2));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        return new RingSnapshot(generation, Instant.now(), reason, took, localMember, infos, excluded, stats, features, v1, v2);
+    }
+
+    private static RingStats stats(KetamaRing<Member> ring) {
+        return new RingStats(ring.pointCount(), ring.retainedBytes(), ring.pointsPerWeight(), Balance.coefficientOfVariation(ring));
+    }
+}

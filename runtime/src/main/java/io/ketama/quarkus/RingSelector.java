@@ -1,0 +1,216 @@
+package io.ketama.quarkus;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.core.Crc32;
+import io.ketama.core.KetamaRing;
+import io.ketama.core.RingVersion;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which member of the Hazelcast cluster owns a cache key. Inject it anywhere:
+ *
+ * <pre>{@code
+ * @Inject RingSelector rings;
+ * Selection s = rings.select(url);          // s.owner(), s.version(), s.candidates()
+ * }</pre>
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li>Every member computes the same owner for a key from the same member set and the same
+ *       {@link RingSettings} (see {@link RingBuilder}); which ring version serves a key is decided
+ *       per key by the {@link MigrationSettings} of the member asked.</li>
+ *   <li>Lookups never block and never see half a ring: rebuilds run on a background thread from
+ *       the full member set after each membership change (coalesced within
+ *       {@code quarkus.ketama.rebuild.coalesce-delay}) and are swapped in as one snapshot.</li>
+ *   <li>A lookup allocates only its {@link Selection}; the failover candidates are computed when
+ *       first read.</li>
+ * </ul>
+ */
+@Startup
+@ApplicationScoped
+public class RingSelector {
+
+    private static final Logger LOG = Logger.getLogger(RingSelector.class);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
+
+    @Inject
+    KetamaSettings settings;
+    @Inject
+    HazelcastInstance hazelcast;
+    @Inject
+    MeterRegistry registry;
+
+    private volatile RingState state;
+    private volatile MigrationRouter router;
+    private RingBuilder builder;
+    private KetamaMetrics metrics;
+    private CoalescingRebuilder rebuilder;
+    private UUID listenerId;
+    private Member localMember;
+    private long generation;
+    /** Excluded members already warned about (and counted); pruned to the cluster's members. */
+    private final Set<UUID> warned = ConcurrentHashMap.newKeySet();
+
+    @PostConstruct
+    void start() {
+        try {
+            localMember = hazelcast.getCluster().getLocalMember();
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException("quarkus-ketama needs a Hazelcast member; the HazelcastInstance bean is a client", e);
+        }
+        builder = new RingBuilder(settings.ring());
+        router = new MigrationRouter(settings.migration(), settings.splitAllowedHere());
+        metrics = new KetamaMetrics(registry);
+        RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
+        state = new RingState(empty, metrics.selectionCounters(empty), metrics);
+        metrics.bind(() -> state.snapshot, () -> router);
+        rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
+        listenerId = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                rebuilder.request("member added " + event.getMember().getAddress());
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                rebuilder.request("member removed " + event.getMember().getAddress());
+            }
+        });
+        rebuilder.runAndWait("start-up", START_TIMEOUT);
+        LOG.infof("ketama: migration %s on data centre '%s'%s", settings.migration(), settings.datacenter(),
+                settings.splitAllowedHere() ? "" : " (not in the split allowlist: v1 in split mode)");
+    }
+
+    @PreDestroy
+    void stop() {
+        if (listenerId != null) {
+            try {
+                hazelcast.getCluster().removeMembershipListener(listenerId);
+            } catch (RuntimeException e) {
+                LOG.debugf("membership listener not removed: %s", e);
+            }
+        }
+        if (rebuilder != null) {
+            rebuilder.close();
+        }
+    }
+
+    /** Runs on the rebuild thread only. */
+    private void rebuild(String reason) {
+        Set<Member> members = hazelcast.getCluster().getMembers();
+        RingSnapshot snapshot = builder.build(members, localMember, ++generation, reason);
+        reportExcluded(snapshot, members);
+        state = new RingState(snapshot, metrics.selectionCounters(snapshot), metrics);
+        metrics.rebuilt(snapshot.buildTime());
+        LOG.infof("ketama: rings rebuilt (generation %d, %d members, %d excluded, v1 %d points, v2 %d points, %.1f ms): %s",
+                snapshot.generation(), snapshot.members().size(), snapshot.excluded().size(),
+                snapshot.rings().get(RingVersion.V1).points(), snapshot.rings().get(RingVersion.V2).points(),
+                snapshot.buildTime().toNanos() / 1e6, reason);
+    }
+
+    /** One warning and one count per excluded member, not per rebuild. */
+    private void reportExcluded(RingSnapshot snapshot, Set<Member> members) {
+        Set<UUID> present = new HashSet<>();
+        for (Member m : members) {
+            present.add(m.getUuid());
+        }
+        warned.retainAll(present);
+        for (ExcludedMember e : snapshot.excluded()) {
+            if (warned.add(e.member().getUuid())) {
+                metrics.memberExcluded();
+                LOG.warnf("ketama: member %s (%s) is left out of the rings: %s", e.member().getAddress(),
+                        e.member().getUuid(), e.reason());
+            }
+        }
+    }
+
+    /** The owner of the UTF-8 bytes of {@code key}. */
+    public Selection select(String key) {
+        return select(Crc32.hashUtf8(Objects.requireNonNull(key, "key")), Set.of());
+    }
+
+    /** The owner of {@code key}. */
+    public Selection select(byte[] key) {
+        return select(Crc32.hash(Objects.requireNonNull(key, "key")), Set.of());
+    }
+
+    /** The owner of the UTF-8 bytes of {@code key} among the members that have every feature in {@code requiredFeatures}. */
+    public Selection select(String key, Set<String> requiredFeatures) {
+        return select(Crc32.hashUtf8(Objects.requireNonNull(key, "key")), Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
+    }
+
+    /** The owner of {@code key} among the members that have every feature in {@code requiredFeatures}. */
+    public Selection select(byte[] key, Set<String> requiredFeatures) {
+        return select(Crc32.hash(Objects.requireNonNull(key, "key")), Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
+    }
+
+    private Selection select(int hash, Set<String> required) {
+        RingState s = state;
+        MigrationRouter r = router;
+        RingVersion version = r.versionFor(hash);
+        boolean[] qualifying = null;
+        int owner;
+        if (required.isEmpty()) {
+            owner = s.ring(version).nodeIndexForHash(hash);
+        } else {
+            qualifying = s.features.qualifying(required);
+            owner = qualifying == null ? -1 : FeatureFilter.ownerIndex(s.ring(version), hash, qualifying);
+        }
+        s.count(version, owner);
+        if (r.shadow()) {
+            RingVersion other = version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1;
+            int otherOwner = required.isEmpty() ? s.ring(other).nodeIndexForHash(hash)
+                    : qualifying == null ? -1 : FeatureFilter.ownerIndex(s.ring(other), hash, qualifying);
+            metrics.shadow(otherOwner != owner); // node indices are shared by both rings of a snapshot
+        }
+        if (owner < 0) {
+            return new Selection(null, version, List.of());
+        }
+        KetamaRing<Member> ring = s.ring(version);
+        return new Selection(ring.node(owner).payload(), version, new Candidates(ring, hash, qualifying));
+    }
+
+    /** The rings in use now and what they were built from. */
+    public RingSnapshot snapshot() {
+        return state.snapshot;
+    }
+
+    /** Whether the rings are built and contain this member (the readiness condition). */
+    public boolean isReady() {
+        return state.snapshot.containsLocalMember();
+    }
+
+    /** The migration settings in use now. */
+    public MigrationSettings migration() {
+        return router.settings();
+    }
+
+    /**
+     * Changes this member's migration settings from now on (configuration gives the start-up
+     * value). The data-centre allowlist stays as configured. Selections already under way finish
+     * with the settings they started with.
+     */
+    public void updateMigration(MigrationSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        MigrationRouter previous = router;
+        router = new MigrationRouter(settings, this.settings.splitAllowedHere());
+        LOG.infof("ketama: migration changed from %s to %s", previous.settings(), settings);
+    }
+}

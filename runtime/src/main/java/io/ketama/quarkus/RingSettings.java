@@ -1,0 +1,23 @@
+package io.ketama.quarkus;
+
+import java.util.Objects;
+
+/**
+ * What every member of a cluster must agree on to build identical rings.
+ *
+ * @param hashStyle         how addresses become ring identities
+ * @param v2PointsPerWeight points per unit of weight on the v2 ring (v1 always has nginx's 160)
+ * @throws IllegalArgumentException when {@code v2PointsPerWeight < 1}, naming its configuration key
+ */
+public record RingSettings(HashStyle hashStyle, int v2PointsPerWeight) {
+
+    /** Configuration key of {@link #v2PointsPerWeight()}. */
+    public static final String POINTS_KEY = "quarkus.ketama.v2.points-per-weight";
+
+    public RingSettings {
+        Objects.requireNonNull(hashStyle, "hashStyle");
+        if (v2PointsPerWeight < 1) {
+            throw new IllegalArgumentException(POINTS_KEY + " must be an integer >= 1, was " + v2PointsPerWeight);
+        }
+    }
+}
