@@ -39,14 +39,17 @@ public final class KetamaRing<T> {
     private final List<Node<T>> nodes;
     private final Object[] nodeArray;
     private final PointTable points;
+    private final CollisionTable collisions;
     private final long generatedPoints;
 
-    private KetamaRing(RingVersion version, int pointsPerWeight, List<Node<T>> nodes, PointTable points, long generatedPoints) {
+    private KetamaRing(RingVersion version, int pointsPerWeight, List<Node<T>> nodes, PointTable points,
+                       CollisionTable collisions, long generatedPoints) {
         this.version = version;
         this.pointsPerWeight = pointsPerWeight;
         this.nodes = nodes;
         this.nodeArray = nodes.toArray();
         this.points = points;
+        this.collisions = collisions;
         this.generatedPoints = generatedPoints;
     }
 
@@ -94,17 +97,22 @@ public final class KetamaRing<T> {
         long[] sorted = PointSorter.sortByHighWord(raw, p);
         int[] hashes = new int[p];
         int[] owners = new int[p];
+        CollisionTable.Builder collisions = new CollisionTable.Builder();
         int kept = 0;
         for (int i = 0; i < p; i++) {
             int h = (int) (sorted[i] >>> 32);
+            int owner = order[(int) sorted[i]];
             if (kept > 0 && hashes[kept - 1] == h) {
-                continue; // the earlier point in tie-break order survives
+                // the earlier point in tie-break order survives; feature rings need the losers
+                collisions.add(kept - 1, owners[kept - 1], owner);
+                continue;
             }
             hashes[kept] = h;
-            owners[kept] = order[(int) sorted[i]];
+            owners[kept] = owner;
             kept++;
         }
-        return new KetamaRing<>(version, pointsPerWeight, copy, new PointTable(hashes, owners, kept, n), total);
+        return new KetamaRing<>(version, pointsPerWeight, copy, new PointTable(hashes, owners, kept, n),
+                collisions.build(), total);
     }
 
     /** Ranks nodes for collisions: input order for v1, identity order for v2 (input order among equal identities). */
@@ -284,9 +292,21 @@ public final class KetamaRing<T> {
         return found;
     }
 
-    /** Bytes the point storage retains: the index and the packed points, array headers included. */
+    /**
+     * Bytes the point storage retains, array headers included: the index, the packed points and
+     * the small table of points that lost a collision (kept for {@link FeatureRings}). The node
+     * table (the {@link Node} objects and the list holding them) is not included.
+     */
     public long retainedBytes() {
-        return points.retainedBytes();
+        return points.retainedBytes() + collisions.retainedBytes();
+    }
+
+    PointTable points() {
+        return points;
+    }
+
+    CollisionTable collisions() {
+        return collisions;
     }
 
     /** Bits each stored point takes (hash remainder + node number); the index comes on top. */

@@ -1,0 +1,437 @@
+package io.ketama.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Lookups restricted to the nodes that have every feature of a required set, answered from one
+ * stored ring instead of one ring per feature combination.
+ *
+ * <h2>Contract</h2>
+ * For a required set {@code S}, every answer (owner, failover order, candidates) is exactly what
+ * {@code KetamaRing.build(ring.version(), ring.pointsPerWeight(), nodes having all of S, in the
+ * ring's node order)} would answer, colliding points included: where a qualifying node lost a
+ * collision to a node without {@code S}, its point still counts (see {@link FilteredWalk}). Node
+ * indices are indices into {@code ring().nodes()}. An empty {@code S} is the full ring. A set no
+ * node satisfies, or naming a tag no node has, answers "no node" ({@code null}, -1, nothing) and
+ * never throws.
+ *
+ * <h2>How</h2>
+ * By default a lookup walks the full ring from the key's position, skipping points of nodes
+ * without {@code S}: one extra bit test per skipped point against a bitset of qualifying nodes.
+ * When the qualifying nodes generate less than a quarter of the points (the walk would average
+ * more than 4 points and have long gaps), a dedicated ring for {@code S} is built on first use
+ * ("materialised"), provided it fits the memory budget; rings of the least recently used sets
+ * are evicted to make room. An evicted set walks again, and may be materialised again after
+ * {@value #READMIT_AFTER_WALKS} walks, so a working set larger than the budget cannot make every
+ * lookup rebuild a ring.
+ *
+ * <h2>Memory</h2>
+ * The budget bounds the bytes of materialised rings (their point storage, counted as
+ * {@link KetamaRing#retainedBytes()} counts it, plus their node maps). The default is
+ * {@value #DEFAULT_BUDGET_FRACTION} × the full ring's retained bytes less the feature masks and
+ * plans, so the full ring and every feature set together stay within 1.5 × one ring however many
+ * sets are used. A set whose ring alone exceeds the budget is always walked.
+ *
+ * <h2>Threads</h2>
+ * Safe for concurrent use. A lookup of a known set (walked or materialised) takes no lock and
+ * allocates nothing (for {@code byte[]} keys and hashes; at most {@value FeatureIndex#SINGLE_WORD_FEATURES}
+ * distinct tags on the ring); the iterator and list methods allocate their results. The first
+ * lookup of a set takes a lock to plan it, and builds its dedicated ring if it qualifies;
+ * materialisation after an eviction is done by whichever lookup finds the lock free, the others
+ * keep walking meanwhile.
+ *
+ * @param <T> the payload type of the nodes
+ */
+public final class FeatureRings<T> {
+
+    /** Default memory budget for materialised rings, as a fraction of the full ring's retained bytes. */
+    public static final double DEFAULT_BUDGET_FRACTION = 0.5;
+    /** A set is materialised when its nodes generate fewer than 1 / this of the ring's points. */
+    static final int MATERIALISE_BELOW_ONE_IN = 4;
+    /** Walks an evicted set makes before it may be materialised again. */
+    static final int READMIT_AFTER_WALKS = 4096;
+    /** Plans kept; past this the least recently used walked ones are dropped (and re-planned when used). */
+    static final int MAX_PLANS = 256;
+
+    private final KetamaRing<T> ring;
+    private final PointTable points;
+    private final CollisionTable collisions;
+    private final FeatureIndex features;
+    private final long budget;
+    private final int readmitAfterWalks;
+    private final FeaturePlan<T> fullRing = FeaturePlan.full(new long[0]);
+    private final FeaturePlan<T> noNode = FeaturePlan.none(new long[0]);
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Recency clock, written racily by lookups; in its own object so the writes stay off this object's cache line. */
+    private final long[] clock = new long[1];
+    private volatile FeaturePlanTable<T> plans = FeaturePlanTable.empty();
+    private volatile long materialisedBytes;
+
+    private FeatureRings(KetamaRing<T> ring, long budget, int readmitAfterWalks) {
+        this.ring = ring;
+        this.points = ring.points();
+        this.collisions = ring.collisions();
+        this.features = new FeatureIndex(ring.nodes());
+        this.budget = budget;
+        this.readmitAfterWalks = readmitAfterWalks;
+    }
+
+    /**
+     * Feature rings over {@code ring} with the default budget: {@value #DEFAULT_BUDGET_FRACTION} ×
+     * the ring's retained bytes, less what the feature masks and the most plans kept can take, so
+     * that {@link #retainedBytes()} never exceeds 1.5 × {@code ring.retainedBytes()}.
+     */
+    public static <T> FeatureRings<T> of(KetamaRing<T> ring) {
+        return of(ring, defaultBudget(ring));
+    }
+
+    static long defaultBudget(KetamaRing<?> ring) {
+        Objects.requireNonNull(ring, "ring");
+        FeatureIndex index = new FeatureIndex(ring.nodes());
+        long perPlan = PointTable.arrayBytes(index.words(), 8) + PointTable.arrayBytes((ring.nodeCount() + 63) >>> 6, 8);
+        long overhead = index.retainedBytes() + MAX_PLANS * perPlan;
+        return Math.max(0, (long) (ring.retainedBytes() * DEFAULT_BUDGET_FRACTION) - overhead);
+    }
+
+    /**
+     * Feature rings over {@code ring}, materialising dedicated rings within {@code memoryBudgetBytes}
+     * (0: always walk).
+     *
+     * @throws IllegalArgumentException when the budget is negative
+     */
+    public static <T> FeatureRings<T> of(KetamaRing<T> ring, long memoryBudgetBytes) {
+        return of(ring, memoryBudgetBytes, READMIT_AFTER_WALKS);
+    }
+
+    static <T> FeatureRings<T> of(KetamaRing<T> ring, long memoryBudgetBytes, int readmitAfterWalks) {
+        Objects.requireNonNull(ring, "ring");
+        if (memoryBudgetBytes < 0) {
+            throw new IllegalArgumentException("memory budget must be >= 0 bytes (0 = never materialise), was " + memoryBudgetBytes);
+        }
+        return new FeatureRings<>(ring, memoryBudgetBytes, readmitAfterWalks);
+    }
+
+    /** The full ring every answer is derived from. */
+    public KetamaRing<T> ring() {
+        return ring;
+    }
+
+    /** Every feature tag some node has, sorted. */
+    public Set<String> knownFeatures() {
+        return features.known();
+    }
+
+    /** The owner of {@code key} among the nodes having every feature of {@code required}, or null. */
+    public Node<T> locate(byte[] key, Set<String> required) {
+        return nodeOrNull(nodeIndexForHash(Crc32.hash(key), required));
+    }
+
+    /** {@link #locate(byte[], Set)} for the UTF-8 bytes of {@code key}. */
+    public Node<T> locate(CharSequence key, Set<String> required) {
+        return nodeOrNull(nodeIndexForHash(Crc32.hashUtf8(key), required));
+    }
+
+    /**
+     * Index into {@code ring().nodes()} of the owner of a key whose CRC-32 is {@code hash}, among
+     * the nodes having every feature of {@code required}; -1 when there is none.
+     */
+    public int nodeIndexForHash(int hash, Set<String> required) {
+        FeaturePlan<T> p = plan(required);
+        FeaturePlan.Kind kind = p.kind;
+        if (kind == FeaturePlan.Kind.RING) {
+            return p.toFull[p.dedicated.nodeIndexForHash(hash)];
+        }
+        if (kind == FeaturePlan.Kind.WALK) {
+            if (p.admissible && --p.credit < 0) {
+                tryMaterialise(p);
+            }
+            return FilteredWalk.owner(points, collisions, p.qualifying, hash);
+        }
+        return kind == FeaturePlan.Kind.FULL ? ring.nodeIndexForHash(hash) : -1;
+    }
+
+    /**
+     * Failover order among the nodes having every feature of {@code required}: the owner, then each
+     * further distinct qualifying node in ring order, each once, ending after one turn of the ring.
+     */
+    public Iterator<Node<T>> failoverForHash(int hash, Set<String> required) {
+        FeaturePlan<T> p = plan(required);
+        switch (p.kind) {
+            case FULL:
+                return ring.failoverForHash(hash);
+            case RING:
+                return p.dedicated.failoverForHash(hash); // the same Node objects as the full ring's
+            case WALK:
+                return new WalkFailover(new FilteredWalk(points, collisions, p.qualifying, hash), p.qualifying);
+            default:
+                return Collections.emptyIterator();
+        }
+    }
+
+    /** The first {@code max} nodes of {@link #failoverForHash(int, Set)} (none when {@code max <= 0}). */
+    public List<Node<T>> candidatesForHash(int hash, Set<String> required, int max) {
+        List<Node<T>> out = new ArrayList<>(Math.max(0, Math.min(max, ring.nodeCount())));
+        for (Iterator<Node<T>> it = failoverForHash(hash, required); out.size() < max && it.hasNext(); ) {
+            out.add(it.next());
+        }
+        return out;
+    }
+
+    /**
+     * Bytes retained: the full ring's point storage, the node feature masks, each planned set's
+     * qualifying-node bitset and every materialised ring with its node map; arrays counted exactly
+     * (16-byte headers, 8-byte alignment). Node objects are not included.
+     */
+    public long retainedBytes() {
+        long total = ring.retainedBytes() + features.retainedBytes();
+        for (FeaturePlan<T> p : plans.plans()) {
+            total += p.planBytes() + p.materialisedBytes();
+        }
+        return total;
+    }
+
+    /** Bytes of the currently materialised rings; never above {@link #memoryBudgetBytes()}. */
+    public long materialisedBytes() {
+        return materialisedBytes;
+    }
+
+    /** The budget for materialised rings. */
+    public long memoryBudgetBytes() {
+        return budget;
+    }
+
+    /** Whether {@code required} is currently answered from a dedicated ring (for tests and metrics). */
+    boolean isMaterialised(Set<String> required) {
+        FeaturePlan<T> p = peek(required);
+        return p != null && p.kind == FeaturePlan.Kind.RING;
+    }
+
+    /** Number of sets currently answered from a dedicated ring. */
+    public int materialisedCount() {
+        int n = 0;
+        for (FeaturePlan<T> p : plans.plans()) {
+            if (p.kind == FeaturePlan.Kind.RING) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private Node<T> nodeOrNull(int index) {
+        return index < 0 ? null : ring.node(index);
+    }
+
+    /** The plan of {@code required}, planning it on first use; marks it used. */
+    private FeaturePlan<T> plan(Set<String> required) {
+        FeatureIndex.requireSet(required);
+        if (required.isEmpty()) {
+            return fullRing;
+        }
+        FeaturePlan<T> p;
+        if (features.singleWord()) {
+            long mask = features.resolveSingle(required);
+            if (mask == FeatureIndex.UNKNOWN) {
+                return noNode;
+            }
+            p = plans.find(mask);
+            if (p == null) {
+                p = create(new long[] {mask});
+            }
+        } else {
+            long[] mask = features.resolve(required);
+            if (mask == null) {
+                return noNode;
+            }
+            p = plans.find(mask);
+            if (p == null) {
+                p = create(mask);
+            }
+        }
+        long now = clock[0];
+        if (p.stamp != now) {
+            // written only when the set differs from the last one used: repeated lookups of one set write nothing
+            p.stamp = ++now;
+            clock[0] = now;
+        }
+        return p;
+    }
+
+    /** The existing plan of {@code required} without planning or touching it; null when none. */
+    private FeaturePlan<T> peek(Set<String> required) {
+        if (required.isEmpty()) {
+            return fullRing;
+        }
+        long[] mask = features.resolve(required);
+        return mask == null ? noNode : plans.find(mask);
+    }
+
+    private FeaturePlan<T> create(long[] key) {
+        lock.lock();
+        try {
+            FeaturePlan<T> existing = plans.find(key);
+            if (existing != null) {
+                return existing;
+            }
+            List<Node<T>> nodes = ring.nodes();
+            long[] qualifying = new long[(nodes.size() + 63) >>> 6];
+            int count = 0;
+            long qualifyingPoints = 0;
+            for (int n = 0; n < nodes.size(); n++) {
+                if (features.hasAll(n, key)) {
+                    qualifying[n >>> 6] |= 1L << n;
+                    count++;
+                    qualifyingPoints += (long) nodes.get(n).weight() * ring.pointsPerWeight();
+                }
+            }
+            FeaturePlan<T> p;
+            if (count == 0) {
+                p = FeaturePlan.none(key);
+            } else if (count == nodes.size()) {
+                p = FeaturePlan.full(key);
+            } else {
+                boolean small = qualifyingPoints * MATERIALISE_BELOW_ONE_IN < ring.generatedPointCount();
+                p = FeaturePlan.walk(key, qualifying, qualifyingPoints, small && budget > 0, 0);
+            }
+            p.stamp = ++clock[0];
+            publish(plans.with(p));
+            return p.kind == FeaturePlan.Kind.WALK && p.admissible ? materialiseLocked(p) : p;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Called by a walking lookup whose set has earned another materialisation; skips if busy. */
+    private void tryMaterialise(FeaturePlan<T> p) {
+        if (!lock.tryLock()) {
+            return;
+        }
+        try {
+            FeaturePlan<T> current = plans.find(p.key);
+            if (current != null && current.kind == FeaturePlan.Kind.WALK && current.admissible) {
+                materialiseLocked(current);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Builds the dedicated ring of walking plan {@code p}, evicting least recently used rings to fit. */
+    private FeaturePlan<T> materialiseLocked(FeaturePlan<T> p) {
+        List<Node<T>> nodes = ring.nodes();
+        List<Node<T>> chosen = new ArrayList<>();
+        int[] toFull = new int[countBits(p.qualifying)];
+        for (int n = 0; n < nodes.size(); n++) {
+            if (p.qualifies(n)) {
+                toFull[chosen.size()] = n;
+                chosen.add(nodes.get(n));
+            }
+        }
+        KetamaRing<T> dedicated = KetamaRing.build(ring.version(), ring.pointsPerWeight(), chosen);
+        FeaturePlan<T> candidate = p.materialised(dedicated, toFull);
+        long bytes = candidate.materialisedBytes();
+        if (bytes > budget) {
+            FeaturePlan<T> walk = p.walkOnly();
+            publish(plans.with(walk));
+            return walk;
+        }
+        List<FeaturePlan<T>> rings = new ArrayList<>();
+        for (FeaturePlan<T> q : plans.plans()) {
+            if (q.kind == FeaturePlan.Kind.RING) {
+                rings.add(q);
+            }
+        }
+        rings.sort(Comparator.comparingLong(q -> q.stamp));
+        long used = materialisedBytes;
+        FeaturePlanTable<T> table = plans;
+        for (FeaturePlan<T> victim : rings) {
+            if (used + bytes <= budget) {
+                break;
+            }
+            table = table.with(victim.evicted(readmitAfterWalks));
+            used -= victim.materialisedBytes();
+        }
+        table = table.with(candidate);
+        materialisedBytes = used + bytes;
+        plans = table;
+        return candidate;
+    }
+
+    /** Publishes {@code table}, dropping least recently used walked plans beyond {@link #MAX_PLANS}. */
+    private void publish(FeaturePlanTable<T> table) {
+        if (table.size() > MAX_PLANS) {
+            List<FeaturePlan<T>> all = table.plans();
+            List<FeaturePlan<T>> walked = new ArrayList<>();
+            for (FeaturePlan<T> p : all) {
+                if (p.kind != FeaturePlan.Kind.RING) {
+                    walked.add(p);
+                }
+            }
+            walked.sort(Comparator.comparingLong(p -> p.stamp));
+            all.removeAll(walked.subList(0, Math.min(walked.size(), table.size() - MAX_PLANS / 2)));
+            table = FeaturePlanTable.of(all);
+        }
+        plans = table;
+    }
+
+    private static int countBits(long[] bits) {
+        int c = 0;
+        for (long w : bits) {
+            c += Long.bitCount(w);
+        }
+        return c;
+    }
+
+    /** Distinct nodes of a filtered walk, in ring order. */
+    private final class WalkFailover implements Iterator<Node<T>> {
+        private final FilteredWalk walk;
+        private final long[] seen;
+        private int remaining;
+        private int next;
+
+        WalkFailover(FilteredWalk walk, long[] qualifying) {
+            this.walk = walk;
+            this.seen = new long[qualifying.length];
+            this.remaining = countBits(qualifying);
+            advance();
+        }
+
+        private void advance() {
+            next = -1;
+            while (remaining > 0) {
+                int node = walk.next();
+                if (node < 0) {
+                    return;
+                }
+                if ((seen[node >>> 6] & (1L << node)) == 0) {
+                    seen[node >>> 6] |= 1L << node;
+                    remaining--;
+                    next = node;
+                    return;
+                }
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next >= 0;
+        }
+
+        @Override
+        public Node<T> next() {
+            if (next < 0) {
+                throw new NoSuchElementException();
+            }
+            Node<T> n = ring.node(next);
+            advance();
+            return n;
+        }
+    }
+}
