@@ -1,0 +1,80 @@
+package io.ketama.load;
+
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * An endless, reproducible sequence of cache keys whose popularity follows Zipf's law: the key of
+ * rank r (1-based) is drawn with probability proportional to 1/r^s. Cache traffic looks like this
+ * (a few hot objects, a long tail), so hit ratios measured with it resemble real ones.
+ *
+ * <p>Thread-safe: Gatling may feed users from several threads; draws are serialised so a seed
+ * always yields the same sequence of keys (though not the same key per user).
+ */
+final class ZipfKeys implements Iterator<Map<String, Object>> {
+
+    private final double[] cumulative;
+    private final SplittableRandom random;
+
+    /**
+     * @param keyCount number of distinct keys, at least 1
+     * @param exponent the skew s, above 0
+     * @param seed     seed of the draws
+     */
+    ZipfKeys(int keyCount, double exponent, long seed) {
+        if (keyCount < 1) {
+            throw new IllegalArgumentException("key count must be >= 1, was " + keyCount);
+        }
+        if (!(exponent > 0) || Double.isInfinite(exponent)) {
+            throw new IllegalArgumentException("Zipf exponent must be a finite number above 0, was " + exponent);
+        }
+        this.cumulative = new double[keyCount];
+        double sum = 0;
+        for (int r = 1; r <= keyCount; r++) {
+            sum += 1.0 / Math.pow(r, exponent);
+            cumulative[r - 1] = sum;
+        }
+        for (int i = 0; i < keyCount; i++) {
+            cumulative[i] /= sum;
+        }
+        // Rounding may leave the last bucket a hair below 1; a draw of 0.99999... must still land.
+        cumulative[keyCount - 1] = 1.0;
+        this.random = new SplittableRandom(seed);
+    }
+
+    int keyCount() {
+        return cumulative.length;
+    }
+
+    /** The probability of drawing the key of {@code rank} (1-based). */
+    double probability(int rank) {
+        return cumulative[rank - 1] - (rank == 1 ? 0 : cumulative[rank - 2]);
+    }
+
+    /** The next key's rank, from 1 (the most popular) to {@link #keyCount()}. */
+    synchronized int nextRank() {
+        double u = random.nextDouble();
+        int i = Arrays.binarySearch(cumulative, u);
+        // binarySearch gives -(insertion point) - 1 when u is not a boundary: the first bucket above u.
+        return (i >= 0 ? i : -i - 1) + 1;
+    }
+
+    /** The text of the key of {@code rank}: short, URL-safe, and distinct per rank. */
+    static String keyOf(int rank) {
+        return "item-" + rank;
+    }
+
+    @Override
+    public boolean hasNext() {
+        return true;
+    }
+
+    /** A feeder record: {@code key} (the text) and {@code rank} (1-based popularity rank). */
+    @Override
+    public Map<String, Object> next() {
+        int rank = nextRank();
+        return Map.of("key", keyOf(rank), "rank", rank);
+    }
+}
