@@ -2,12 +2,14 @@ package io.ketama.load;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.bodyString;
+import static io.gatling.javaapi.core.CoreDsl.during;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.foreach;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 import io.gatling.javaapi.core.ChainBuilder;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
@@ -77,5 +79,23 @@ final class ClusterAdmin {
                             }
                             return s.markAsSucceeded();
                         }));
+    }
+
+    /**
+     * Like a load balancer's health check: every second for {@code seconds}, {@code GET
+     * /q/health/ready} on every port of {@code pool}, taking members in or out of service. A
+     * killed member leaves service within about a second; a new one enters once it is ready.
+     */
+    static ChainBuilder probeReadiness(MemberPool pool, int seconds) {
+        return during(Duration.ofSeconds(seconds)).on(
+                foreach(pool.ports(), "probePort").on(
+                                exec(http("GET /q/health/ready")
+                                        .get(s -> LoadSettings.baseUrl(s.getInt("probePort")) + "/q/health/ready")
+                                        .check(status().is(200)))
+                                .exec(s -> {
+                                    pool.setReady(s.getInt("probePort"), !s.isFailed());
+                                    return s.markAsSucceeded();
+                                }))
+                        .pause(Duration.ofSeconds(1)));
     }
 }
