@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import io.ketama.core.HashIdentity;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
+import io.ketama.core.RingAnalysis;
 import io.ketama.core.RingVersion;
 
 import java.time.Duration;
@@ -95,6 +96,6 @@ public final class RingBuilder {
     }
 
     private static RingStats stats(KetamaRing<Member> ring) {
-        return new RingStats(ring.pointCount(), ring.retainedBytes(), ring.pointsPerWeight(), Balance.coefficientOfVariation(ring));
+        return new RingStats(ring.pointCount(), ring.retainedBytes(), ring.pointsPerWeight(), RingAnalysis.of(ring).coefficientOfVariation());
     }
 }
