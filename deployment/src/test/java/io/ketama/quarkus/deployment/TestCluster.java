@@ -9,12 +9,14 @@ import io.ketama.quarkus.MemberAttributes;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.quarkus.test.QuarkusUnitTest;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -48,8 +50,13 @@ final class TestCluster implements AutoCloseable {
 
     /** The application configured to join this cluster, with the given extra properties (key, value, ...). */
     QuarkusUnitTest app(String... extra) {
+        return app(jar -> { }, extra);
+    }
+
+    /** {@link #app(String...)} with more content in the application archive. */
+    QuarkusUnitTest app(Consumer<JavaArchive> archive, String... extra) {
         QuarkusUnitTest test = new QuarkusUnitTest()
-                .withApplicationRoot(jar -> jar.addClass(TestCluster.class))
+                .withApplicationRoot(jar -> archive.accept(jar.addClass(TestCluster.class)))
                 .overrideConfigKey("quarkus.ketama.hazelcast.cluster-name", name)
                 .overrideConfigKey("quarkus.ketama.hazelcast.port", Integer.toString(appPort))
                 .overrideConfigKey("quarkus.ketama.hazelcast.port-auto-increment", "false")
