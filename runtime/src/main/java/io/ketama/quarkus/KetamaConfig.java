@@ -72,10 +72,11 @@ public interface KetamaConfig {
         int weight();
 
         /**
-         * Features this member offers (comma-separated tags). A selection that requires features
-         * only goes to members that have all of them.
+         * Features this member offers: comma-separated non-empty tags (e.g. {@code pci,ssd,eu});
+         * empty or unset for none. A selection that requires features only goes to members that
+         * have all of them.
          */
-        Optional<List<String>> features();
+        Optional<String> features();
 
         /**
          * Stable node id. When set it is this member's ring identity instead of its address, so a

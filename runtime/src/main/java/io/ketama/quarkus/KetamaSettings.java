@@ -49,7 +49,7 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
         Integer weight = check(problems, () -> MemberParser.weight(PREFIX + "member.weight",
                 Integer.toString(config.member().weight())));
         List<String> features = check(problems, () -> List.copyOf(MemberParser.features(PREFIX + "member.features",
-                String.join(",", config.member().features().orElse(List.of())))));
+                config.member().features().orElse(""))));
         String nodeId = config.member().nodeId().map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
 
         KetamaConfig.Migration m = config.migration();

@@ -1,0 +1,20 @@
+package io.ketama.quarkus.deployment;
+
+import io.quarkus.test.QuarkusUnitTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** quarkus.ketama.hash-style=ketama stops start-up with a message naming the key and what is allowed. */
+class InvalidHashStyleTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = InvalidConfig.app(InvalidConfig.set("quarkus.ketama.hash-style", "ketama"),
+            "quarkus.ketama.hash-style must be one of nginx, pingora, was 'ketama'");
+
+    @Test
+    void startUpFails() {
+        fail("start-up should have failed");
+    }
+}
