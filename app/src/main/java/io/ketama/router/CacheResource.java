@@ -1,0 +1,114 @@
+package io.ketama.router;
+
+import io.ketama.quarkus.Selection;
+import io.ketama.router.serving.FailoverChain;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginUnavailableException;
+import io.ketama.router.serving.Served;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Locale;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * {@code GET /cache/{key}}: the key's owner serves it, from its cache or the origin; any member
+ * takes the request and forwards it through the cluster when another member owns the key.
+ */
+@Path("/cache")
+@Tag(name = "cache", description = "Cached content, each key served by its owner")
+public class CacheResource {
+
+    static final String OWNER = "X-Ketama-Owner";
+    static final String SERVED_BY = "X-Ketama-Served-By";
+    static final String RING = "X-Ketama-Ring";
+    static final String CACHE = "X-Ketama-Cache";
+    static final String FAILOVER = "X-Ketama-Failover";
+    static final String PREFIX = "/cache/";
+
+    private final Routing routing;
+    private final RouterRuntime runtime;
+    private final RouterMetrics metrics;
+
+    CacheResource(Routing routing, RouterRuntime runtime, RouterMetrics metrics) {
+        this.routing = routing;
+        this.runtime = runtime;
+        this.metrics = metrics;
+    }
+
+    @GET
+    @Path("{key: .*}")
+    @Produces(MediaType.WILDCARD)
+    @Operation(summary = "Fetch a key through its owner",
+            description = "The key is everything after /cache/ in the raw request target, query string included, byte for byte "
+                    + "and never decoded (nginx's $request_uri), 1 to 8192 bytes. The owning member answers from its cache "
+                    + "or from the origin (then caches); when it fails, the next distinct member on the ring serves; when "
+                    + "every candidate fails, this member fetches from the origin directly (X-Ketama-Cache: BYPASS). "
+                    + "The origin's status, content type and body pass through.")
+    @Parameter(name = "key", in = ParameterIn.PATH, required = true, description = "The key: the rest of the raw request target",
+            schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING))
+    @Parameter(name = FeaturesHeader.NAME, in = ParameterIn.HEADER, example = "pci,ssd",
+            description = "Features the serving member must have, comma-separated")
+    @APIResponse(responseCode = "200", description = "The content, from the owner's cache (HIT) or the origin (MISS, BYPASS)",
+            headers = {
+                @Header(name = OWNER, description = "host:port of the member that owns the key"),
+                @Header(name = SERVED_BY, description = "host:port of the member that served it"),
+                @Header(name = RING, description = "Ring version that chose the owner: v1 or v2"),
+                @Header(name = CACHE, description = "HIT, MISS, or BYPASS (origin fetched directly, nothing cached)"),
+                @Header(name = FAILOVER, description = "Present when candidates failed first: how many")
+            })
+    @APIResponse(responseCode = "400", description = "Empty key, malformed or unknown features",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "414", description = "Key over 8 KiB",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "502", description = "The origin gave no answer",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "Ring not ready, or no member has the required features",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Response get(@Context HttpServerRequest request, @HeaderParam(FeaturesHeader.NAME) List<String> features) {
+        RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
+        Selection selection = routing.select(key, features);
+        FailoverChain.Outcome outcome;
+        try {
+            outcome = runtime.chain().serve(key.text(), selection.candidates());
+        } catch (OriginUnavailableException e) {
+            throw new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, e.getMessage());
+        }
+        Served served = outcome.served();
+        metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
+        Response.ResponseBuilder answer = Response.status(served.answer().status())
+                .entity(served.answer().body())
+                .type(served.answer().contentType())
+                .header(OWNER, Members.address(selection.owner()))
+                .header(SERVED_BY, served.servedBy())
+                .header(RING, selection.version().label().toLowerCase(Locale.ROOT))
+                .header(CACHE, served.cache().name());
+        if (!outcome.failures().isEmpty()) {
+            answer.header(FAILOVER, outcome.failures().size());
+        }
+        return answer.build();
+    }
+
+    @GET
+    @Produces(MediaType.WILDCARD)
+    @Operation(summary = "No key given", description = "Always a 400 problem: a key is required after /cache/")
+    @APIResponse(responseCode = "400", description = "Empty key",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Response noKey(@Context HttpServerRequest request) {
+        RawKey.fromRequestTarget(request.uri(), PREFIX);
+        throw new ProblemException(ProblemType.EMPTY_KEY, "a key is required after " + PREFIX);
+    }
+}

@@ -1,0 +1,67 @@
+package io.ketama.router;
+
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Writes every failure as {@code application/problem+json}, so no answer is an HTML or plain-text error page. */
+final class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    private static final int MAX_INSTANCE_CHARS = 200;
+
+    @ServerExceptionMapper
+    Response problem(ProblemException e, HttpServerRequest request) {
+        Response.ResponseBuilder answer = build(e.kind(), e.getMessage(), request, e.extensions());
+        if (e.retryAfterSeconds() != null) {
+            answer.header("Retry-After", e.retryAfterSeconds());
+        }
+        return answer.build();
+    }
+
+    @ServerExceptionMapper
+    Response webApplication(WebApplicationException e, HttpServerRequest request) {
+        int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+        ProblemType kind = switch (status) {
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemType.NOT_ACCEPTABLE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            default -> status >= 400 && status < 500 ? ProblemType.BAD_REQUEST : ProblemType.INTERNAL;
+        };
+        if (kind == ProblemType.INTERNAL) {
+            LOG.error("request failed", e);
+        }
+        Response.ResponseBuilder answer = build(kind, e.getMessage(), request, Map.of());
+        if (kind == ProblemType.BAD_REQUEST) {
+            answer.status(status);
+        }
+        return answer.build();
+    }
+
+    @ServerExceptionMapper
+    Response unexpected(Throwable e, HttpServerRequest request) {
+        LOG.error("request failed unexpectedly", e);
+        return build(ProblemType.INTERNAL, "the service failed on this request; see its log", request, Map.of()).build();
+    }
+
+    static Response.ResponseBuilder build(ProblemType kind, String detail, HttpServerRequest request, Map<String, Object> extensions) {
+        Problem problem = new Problem(kind, detail, instance(request), extensions);
+        return Response.status(kind.status()).type(Problem.MEDIA_TYPE).entity(problem);
+    }
+
+    /** The raw request path, cut short: a key may be kilobytes long. */
+    private static String instance(HttpServerRequest request) {
+        if (request == null) {
+            return null;
+        }
+        String path = request.path();
+        if (path == null) {
+            return null;
+        }
+        return path.length() <= MAX_INSTANCE_CHARS ? path : path.substring(0, MAX_INSTANCE_CHARS) + "…";
+    }
+}

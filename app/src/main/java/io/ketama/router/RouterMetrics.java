@@ -1,0 +1,57 @@
+package io.ketama.router;
+
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.LocalCache;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
+import jakarta.inject.Singleton;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The service's own meters, registered at start-up so {@code /q/metrics} lists them from the first
+ * scrape: {@code ketama_router_requests_total{cache, served}}, {@code ketama_router_failovers_total},
+ * and the local cache's {@code ketama_router_cache_bytes}, {@code _entries}, {@code _max_bytes}.
+ */
+@Startup
+@Singleton
+class RouterMetrics {
+
+    private final Map<CacheStatus, Counter> local = new EnumMap<>(CacheStatus.class);
+    private final Map<CacheStatus, Counter> forwarded = new EnumMap<>(CacheStatus.class);
+    private final Counter failovers;
+
+    RouterMetrics(MeterRegistry registry, RouterRuntime runtime) {
+        for (CacheStatus status : CacheStatus.values()) {
+            local.put(status, requests(registry, status, "local"));
+            forwarded.put(status, requests(registry, status, "forwarded"));
+        }
+        failovers = Counter.builder("ketama.router.failovers")
+                .description("Candidate members that failed to serve a key before another served it")
+                .register(registry);
+        LocalCache cache = runtime.cache();
+        Gauge.builder("ketama.router.cache.bytes", cache, LocalCache::weightedBytes)
+                .description("Bytes held by this member's cache, as its bound counts them").baseUnit("bytes").register(registry);
+        Gauge.builder("ketama.router.cache.entries", cache, LocalCache::size)
+                .description("Keys held by this member's cache").register(registry);
+        Gauge.builder("ketama.router.cache.max.bytes", cache, LocalCache::maxBytes)
+                .description("Bound of this member's cache").baseUnit("bytes").register(registry);
+    }
+
+    private static Counter requests(MeterRegistry registry, CacheStatus status, String served) {
+        return Counter.builder("ketama.router.requests")
+                .description("Keys answered, by how the serving member had them and whether it was this member")
+                .tag("cache", status.name().toLowerCase(java.util.Locale.ROOT))
+                .tag("served", served)
+                .register(registry);
+    }
+
+    void served(CacheStatus status, boolean wasForwarded, int failedCandidates) {
+        (wasForwarded ? forwarded : local).get(status).increment();
+        if (failedCandidates > 0) {
+            failovers.increment(failedCandidates);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.ketama.router;
+
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.RingSnapshot;
+import io.ketama.quarkus.Selection;
+import jakarta.inject.Singleton;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns a request's key and features header into a {@link Selection}, or into the problem that
+ * stops it: malformed or unknown features, a ring not built yet, no member with every required
+ * feature.
+ */
+@Singleton
+class Routing {
+
+    private final RingSelector selector;
+
+    Routing(RingSelector selector) {
+        this.selector = selector;
+    }
+
+    /**
+     * @param featureHeaders the values of every {@code X-Ketama-Features} header, possibly none
+     * @throws ProblemException when the request cannot be routed
+     */
+    Selection select(RawKey key, List<String> featureHeaders) {
+        Set<String> features = FeaturesHeader.parse(featureHeaders);
+        RingSnapshot snapshot = readySnapshot();
+        TreeSet<String> unknown = new TreeSet<>(features);
+        unknown.removeAll(snapshot.knownFeatures());
+        if (!unknown.isEmpty()) {
+            Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put("unknown", List.copyOf(unknown));
+            extra.put("allowed", List.copyOf(new TreeSet<>(snapshot.knownFeatures())));
+            throw new ProblemException(ProblemType.UNKNOWN_FEATURE, FeaturesHeader.NAME + " names " + unknown
+                    + ", which no member on the ring has; known features: " + new TreeSet<>(snapshot.knownFeatures()), extra, null);
+        }
+        Selection selection;
+        try {
+            selection = selector.select(key.bytes(), features);
+        } catch (IllegalArgumentException e) {
+            // membership changed between the check above and the lookup
+            throw new ProblemException(ProblemType.UNKNOWN_FEATURE, e.getMessage());
+        }
+        if (!selection.found()) {
+            throw new ProblemException(ProblemType.NO_QUALIFYING_MEMBER, features.isEmpty()
+                    ? "the ring has no member right now"
+                    : "no member on the ring has all of " + features + " together; ask for fewer features",
+                    Map.of("features", List.copyOf(features)), 1);
+        }
+        return selection;
+    }
+
+    /**
+     * The current snapshot, once the rings are ready.
+     *
+     * @throws ProblemException 503 while they are not
+     */
+    RingSnapshot readySnapshot() {
+        RingSnapshot snapshot = selector.snapshot();
+        if (!selector.isReady() || snapshot == null) {
+            throw new ProblemException(ProblemType.RING_NOT_READY, snapshot == null
+                    ? "the rings are not built yet: this member is still joining the cluster; retry shortly"
+                    : "this member is not on the rings yet (generation " + snapshot.generation() + ": " + snapshot.reason()
+                      + "); retry shortly", Map.of(), 1);
+        }
+        return snapshot;
+    }
+
+    RingSelector selector() {
+        return selector;
+    }
+}

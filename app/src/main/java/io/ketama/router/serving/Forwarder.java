@@ -1,0 +1,105 @@
+package io.ketama.router.serving;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.MemberLeftException;
+import com.hazelcast.spi.exception.TargetNotMemberException;
+import io.smallrye.faulttolerance.api.TypedGuard;
+import java.time.temporal.ChronoUnit;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+
+/**
+ * Sends a key to another member through the cluster's executor service, guarded per target
+ * member by SmallRye Fault Tolerance: a timeout per attempt, bounded retries, and a circuit
+ * breaker of its own for each member. A missing origin answer is not the member's fault: it
+ * neither trips the breaker nor is retried.
+ */
+public final class Forwarder {
+
+    /** The executor service forwards run on (on the target member). */
+    public static final String EXECUTOR = "ketama-router-forward";
+
+    private final HazelcastInstance hazelcast;
+    private final ForwardSettings settings;
+    private final ConcurrentMap<UUID, TypedGuard<Served>> guards = new ConcurrentHashMap<>();
+
+    public Forwarder(HazelcastInstance hazelcast, ForwardSettings settings) {
+        this.hazelcast = hazelcast;
+        this.settings = settings;
+    }
+
+    /**
+     * Serves {@code key} on {@code target}.
+     *
+     * @throws OriginUnavailableException when the target could not reach the origin
+     * @throws Exception                  whatever made the target fail: a timeout, an open circuit,
+     *                                    a member that left or serves no keys
+     */
+    public Served forward(Member target, String key) throws Exception {
+        return guardFor(target).call(() -> invoke(target, key));
+    }
+
+    /** Drops the guards of members no longer in the cluster (their breakers die with them). */
+    public void retainOnly(Set<UUID> members) {
+        guards.keySet().retainAll(members);
+    }
+
+    /** The guard of one member, made on first use; its metrics carry the member's address. */
+    TypedGuard<Served> guardFor(Member target) {
+        return guards.computeIfAbsent(target.getUuid(), uuid -> newGuard(Members.address(target)));
+    }
+
+    private TypedGuard<Served> newGuard(String address) {
+        return TypedGuard.create(Served.class)
+                .withDescription("ketama-forward " + address)
+                .withTimeout()
+                    .duration(settings.timeout().toMillis(), ChronoUnit.MILLIS)
+                    .done()
+                .withRetry()
+                    .maxRetries(settings.maxRetries())
+                    .delay(settings.retryDelay().toMillis(), ChronoUnit.MILLIS)
+                    .abortOn(Set.of(CircuitBreakerOpenException.class, OriginUnavailableException.class,
+                            MemberGoneException.class, NotServingException.class, HazelcastInstanceNotActiveException.class))
+                    .done()
+                .withCircuitBreaker()
+                    .requestVolumeThreshold(settings.breakerVolumeThreshold())
+                    .failureRatio(settings.breakerFailureRatio())
+                    .delay(settings.breakerDelay().toMillis(), ChronoUnit.MILLIS)
+                    .successThreshold(1)
+                    .skipOn(OriginUnavailableException.class)
+                    .done()
+                .build();
+    }
+
+    private Served invoke(Member target, String key) throws Exception {
+        if (!hazelcast.getCluster().getMembers().contains(target)) {
+            throw new MemberGoneException("member " + Members.address(target) + " has left the cluster");
+        }
+        Future<Served> future = hazelcast.getExecutorService(EXECUTOR).submitToMember(new ForwardCall(key), target);
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            // the guard's timeout interrupts us: stop waiting for the member
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw e;
+        } catch (ExecutionException e) {
+            throw unwrap(e, target);
+        }
+    }
+
+    private static Exception unwrap(ExecutionException e, Member target) {
+        Throwable cause = e.getCause();
+        if (cause instanceof TargetNotMemberException || cause instanceof MemberLeftException) {
+            return new MemberGoneException("member " + Members.address(target) + " left during the forward: " + cause.getMessage());
+        }
+        return cause instanceof Exception ex ? ex : e;
+    }
+}
