@@ -62,14 +62,15 @@ public class RingResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The current rings",
-            description = "Members in ring node order with weight, features and data centre; per ring version the points, "
-                    + "bytes and coefficient of variation of load over weight; the last rebuild.")
+            description = "Members in ring node order with weight, features and data centre; members left out and why; "
+                    + "per ring version the points, bytes and coefficient of variation of load over weight; the last rebuild. "
+                    + "Answered also while this member is not ready, to show why.")
     @APIResponse(responseCode = "200", description = "The snapshot",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RingView.class)))
-    @APIResponse(responseCode = "503", description = "Ring not ready",
+    @APIResponse(responseCode = "503", description = "No ring built yet",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public RingView ring() {
-        RingSnapshot s = routing.readySnapshot();
+        RingSnapshot s = routing.anySnapshot();
         var local = s.localMember();
         List<MemberEntry> members = s.members().stream().map(m -> entry(m, local != null
                 && m.member().getUuid().equals(local.getUuid()))).toList();

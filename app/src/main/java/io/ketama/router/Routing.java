@@ -72,6 +72,19 @@ class Routing {
         return snapshot;
     }
 
+    /**
+     * The current snapshot, ready or not.
+     *
+     * @throws ProblemException 503 before the first rebuild
+     */
+    RingSnapshot anySnapshot() {
+        RingSnapshot snapshot = selector.snapshot();
+        if (snapshot == null) {
+            throw new ProblemException(ProblemType.RING_NOT_READY, "no ring has been built yet; retry shortly", Map.of(), 1);
+        }
+        return snapshot;
+    }
+
     RingSelector selector() {
         return selector;
     }

@@ -1,0 +1,95 @@
+package io.ketama.router;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.Selection;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+/** The app's member plus plain {@link TestMember}s joined to it, for one test class. */
+final class Cluster implements AutoCloseable {
+
+    private final HazelcastInstance app;
+    private final RingSelector selector;
+    private final String keyPrefix;
+    final List<TestMember> members = new ArrayList<>();
+
+    /** @param keyPrefix starts every key this test class uses, so classes sharing the app never share cached keys */
+    Cluster(HazelcastInstance app, RingSelector selector, String keyPrefix) {
+        this.app = app;
+        this.selector = selector;
+        this.keyPrefix = keyPrefix;
+    }
+
+    /** Starts a plain member joined to the app's cluster and waits until the app's rings include it. */
+    TestMember add(Set<String> features) {
+        int appPort = app.getCluster().getLocalMember().getAddress().getPort();
+        TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null);
+        members.add(m);
+        awaitRingSize(1 + liveMembers());
+        return m;
+    }
+
+    private int liveMembers() {
+        return (int) members.stream().filter(m -> m.hazelcast.getLifecycleService().isRunning()).count();
+    }
+
+    /** Waits (up to 30 s) until the app's rings hold exactly {@code n} members. */
+    void awaitRingSize(int n) {
+        await("the rings to hold " + n + " members, they hold " + selector.snapshot().members().size(),
+                () -> selector.isReady() && selector.snapshot().members().size() == n);
+    }
+
+    static void await(String what, BooleanSupplier condition) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("gave up waiting for " + what);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what, e);
+            }
+        }
+    }
+
+    /** The first key {@code <prefix>0}, {@code <prefix>1}, … whose selection satisfies {@code wanted}. */
+    String keyWhere(Set<String> features, Predicate<Selection> wanted) {
+        return keysWhere(features, wanted, 1).get(0);
+    }
+
+    /** The first {@code n} keys {@code <prefix>0}, {@code <prefix>1}, … whose selection satisfies {@code wanted}. */
+    List<String> keysWhere(Set<String> features, Predicate<Selection> wanted, int n) {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 100_000 && keys.size() < n; i++) {
+            String key = keyPrefix + i;
+            if (wanted.test(selector.select(key.getBytes(StandardCharsets.ISO_8859_1), features))) {
+                keys.add(key);
+            }
+        }
+        if (keys.size() < n) {
+            throw new AssertionError("only " + keys.size() + " of " + n + " keys found for the condition among 100000");
+        }
+        return keys;
+    }
+
+    Selection select(String key, Set<String> features) {
+        return selector.select(key.getBytes(StandardCharsets.ISO_8859_1), features);
+    }
+
+    @Override
+    public void close() {
+        for (TestMember m : members) {
+            m.close();
+        }
+        awaitRingSize(1);
+    }
+}

@@ -1,0 +1,174 @@
+package io.ketama.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.Selection;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.Members;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Members that fail: one that stops serving while still a member (its circuit breaker opens and
+ * the next candidate serves), every candidate failing (the origin directly), an owner shut down
+ * mid-test and one that crashes, whose keys the next member on the ring takes.
+ */
+@QuarkusTest
+@WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FailoverTest {
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    RingSelector selector;
+
+    @Inject
+    RouterRuntime runtime;
+
+    Cluster cluster;
+    TestMember b;
+    TestMember c;
+
+    @BeforeAll
+    void startMembers() {
+        cluster = new Cluster(hazelcast, selector, "fo-");
+        b = cluster.add(Set.of("edge"));
+        c = cluster.add(Set.of("edge"));
+    }
+
+    @AfterAll
+    void stopMembers() {
+        cluster.close();
+    }
+
+    private Member app() {
+        return hazelcast.getCluster().getLocalMember();
+    }
+
+    private static boolean is(Member a, Member b) {
+        return a.getUuid().equals(b.getUuid());
+    }
+
+    @Test
+    @Order(1)
+    void whenTheOwnerFailsTheNextCandidateServesAndCaches() {
+        b.stopServing();
+        // keys of b whose next member is c, so the stand-in is a forward too
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), b.member()) && is(s.candidates().get(1), c.member()));
+
+        Response first = given().get("/cache/" + key);
+        first.then().statusCode(200)
+                .header(CacheResource.OWNER, b.address())
+                .header(CacheResource.SERVED_BY, c.address())
+                .header(CacheResource.CACHE, "MISS")
+                .header(CacheResource.FAILOVER, "1");
+        assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+        assertThat(c.cached(key)).as("cached by the stand-in").isNotNull();
+
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.SERVED_BY, c.address())
+                .header(CacheResource.CACHE, "HIT");
+
+        // b's breaker is open now (two failed forwards): b's other keys are served by the next member at once
+        for (String other : cluster.keysWhere(Set.of(), s -> is(s.owner(), b.member()) && is(s.candidates().get(1), c.member()), 4)) {
+            given().get("/cache/" + other).then().statusCode(200)
+                    .header(CacheResource.OWNER, b.address())
+                    .header(CacheResource.SERVED_BY, c.address());
+        }
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).containsPattern("ft_circuitbreaker_opened_total\\{[^}]*method=\"ketama-forward " + b.address()
+                + "\"[^}]*} 1\\.0");
+    }
+
+    @Test
+    @Order(2)
+    void theBreakerIsPerMember() {
+        // b's breaker is open; c's is closed and c serves its own keys without failover
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), c.member()));
+        Response r = given().get("/cache/" + key);
+        r.then().statusCode(200)
+                .header(CacheResource.SERVED_BY, c.address())
+                .header(CacheResource.CACHE, "MISS");
+        assertThat(r.header(CacheResource.FAILOVER)).isNull();
+    }
+
+    @Test
+    @Order(3)
+    void whenEveryCandidateFailsThisMemberFetchesFromTheOrigin() {
+        c.stopServing();
+        try {
+            // only b and c have "edge": both fail, the app member answers from the origin, caching nothing
+            String key = "fo-edge-bypass";
+            Selection s = cluster.select(key, Set.of("edge"));
+            Response r = given().header("X-Ketama-Features", "edge").get("/cache/" + key);
+            r.then().statusCode(200)
+                    .header(CacheResource.OWNER, Members.address(s.owner()))
+                    .header(CacheResource.SERVED_BY, Members.address(app()))
+                    .header(CacheResource.CACHE, "BYPASS")
+                    .header(CacheResource.FAILOVER, "2");
+            assertThat(r.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+            assertThat(runtime.cache().peek(key)).as("a non-owner caches nothing").isNull();
+        } finally {
+            c.resumeServing();
+        }
+    }
+
+    @Test
+    @Order(4)
+    void anOwnerShutDownMidTestHandsItsKeysToTheNextMember() {
+        // a key of c whose next member is this app's (b is not serving)
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), c.member()) && is(s.candidates().get(1), app()));
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.SERVED_BY, c.address())
+                .header(CacheResource.CACHE, "MISS");
+
+        c.close();
+        // at once, whether or not the rings have caught up yet
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.SERVED_BY, Members.address(app()));
+
+        cluster.awaitRingSize(2);
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.OWNER, Members.address(app()))
+                .header(CacheResource.SERVED_BY, Members.address(app()))
+                .header(CacheResource.CACHE, "HIT");
+    }
+
+    @Test
+    @Order(5)
+    void anOwnerThatCrashesIsServedForUntilTheClusterNoticesAndAfter() {
+        TestMember d = cluster.add(Set.of());
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), d.member()) && is(s.candidates().get(1), app()));
+        given().get("/cache/" + key).then().statusCode(200).header(CacheResource.SERVED_BY, d.address());
+
+        d.hazelcast.getLifecycleService().terminate();
+        // the rings still hold d until the cluster notices; the forward fails and the next member serves
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.OWNER, d.address())
+                .header(CacheResource.SERVED_BY, Members.address(app()))
+                .header(CacheResource.CACHE, "MISS");
+
+        cluster.awaitRingSize(2);
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.OWNER, Members.address(app()))
+                .header(CacheResource.CACHE, "HIT");
+    }
+}

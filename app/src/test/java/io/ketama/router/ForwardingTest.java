@@ -1,0 +1,172 @@
+package io.ketama.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.hasSize;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.Members;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Hit, miss and forward across three real members: the app's own and two plain members in this
+ * JVM running the same serving code. Each key is fetched from the origin once, by its owner, and
+ * cached only there.
+ */
+@QuarkusTest
+@WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ForwardingTest {
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    RingSelector selector;
+
+    @Inject
+    RouterRuntime runtime;
+
+    Cluster cluster;
+    TestMember b;
+    TestMember c;
+
+    @BeforeAll
+    void startMembers() {
+        cluster = new Cluster(hazelcast, selector, "fwd-");
+        b = cluster.add(Set.of("edge"));
+        c = cluster.add(Set.of("edge"));
+    }
+
+    @AfterAll
+    void stopMembers() {
+        cluster.close();
+    }
+
+    private String app() {
+        return Members.address(hazelcast.getCluster().getLocalMember());
+    }
+
+    @Test
+    @Order(1)
+    void theLocalOwnerMissesThenHits() {
+        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(hazelcast.getCluster().getLocalMember().getUuid()));
+        Response first = given().get("/cache/" + key);
+        first.then().statusCode(200)
+                .header(CacheResource.OWNER, app())
+                .header(CacheResource.SERVED_BY, app())
+                .header(CacheResource.RING, "v1")
+                .header(CacheResource.CACHE, "MISS");
+        assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+        assertThat(runtime.cache().peek(key)).as("cached by its owner").isNotNull();
+
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.SERVED_BY, app())
+                .header(CacheResource.CACHE, "HIT");
+    }
+
+    @Test
+    @Order(2)
+    void aRemoteOwnerServesAndCachesForwardedKeys() {
+        for (TestMember owner : new TestMember[] {b, c}) {
+            String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(owner.member().getUuid()));
+            int fetchesBefore = owner.originFetches.get();
+
+            Response first = given().get("/cache/" + key);
+            first.then().statusCode(200)
+                    .header(CacheResource.OWNER, owner.address())
+                    .header(CacheResource.SERVED_BY, owner.address())
+                    .header(CacheResource.CACHE, "MISS");
+            assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+
+            given().get("/cache/" + key).then().statusCode(200)
+                    .header(CacheResource.SERVED_BY, owner.address())
+                    .header(CacheResource.CACHE, "HIT");
+
+            assertThat(owner.originFetches.get() - fetchesBefore).as("origin fetches by the owner").isEqualTo(1);
+            assertThat(owner.cached(key)).as("cached by its owner").isNotNull();
+            assertThat(runtime.cache().peek(key)).as("not cached by the member that forwarded").isNull();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void requiredFeaturesRouteOnlyToMembersThatHaveThem() {
+        Set<String> edge = Set.of("edge");
+        for (int i = 0; i < 20; i++) {
+            String key = "fwd-edge-" + i;
+            String served = given().header("X-Ketama-Features", "edge").get("/cache/" + key)
+                    .then().statusCode(200).extract().header(CacheResource.SERVED_BY);
+            assertThat(served).isIn(b.address(), c.address());
+            assertThat(served).isEqualTo(Members.address(cluster.select(key, edge).owner()));
+        }
+    }
+
+    @Test
+    @Order(4)
+    void routeNamesOwnerAndCandidatesWithoutFetching() {
+        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(b.member().getUuid()));
+        int fetchesBefore = b.originFetches.get();
+        var expected = cluster.select(key, Set.of());
+        given().get("/route/" + key).then().statusCode(200)
+                .body("key", equalTo(key))
+                .body("ring", equalTo("v1"))
+                .body("owner.address", equalTo(b.address()))
+                .body("owner.local", equalTo(false))
+                .body("candidates", hasSize(3))
+                .body("candidates[0].address", equalTo(b.address()))
+                .body("candidates[1].address", equalTo(Members.address(expected.candidates().get(1))))
+                .body("candidates.address", hasItems(app(), b.address(), c.address()));
+        assertThat(b.originFetches.get()).isEqualTo(fetchesBefore);
+        assertThat(b.cached(key)).isNull();
+    }
+
+    @Test
+    @Order(5)
+    void ringShowsTheThreeMembers() {
+        given().get("/ring").then().statusCode(200)
+                .body("members", hasSize(3))
+                .body("members.address", hasItems(app(), b.address(), c.address()))
+                .body("members.find { it.address == '" + b.address() + "' }.features", equalTo(java.util.List.of("edge")))
+                .body("members.find { it.address == '" + b.address() + "' }.weight", equalTo(1))
+                .body("members.find { it.address == '" + b.address() + "' }.datacenter", equalTo("default"))
+                .body("members.find { it.local }.address", equalTo(app()))
+                .body("rings.v1.pointsPerWeight", equalTo(160))
+                .body("rings.v2.pointsPerWeight", equalTo(16))
+                .body("knownFeatures", equalTo(java.util.List.of("edge")))
+                .body("lastRebuild.generation", org.hamcrest.Matchers.greaterThan(1));
+    }
+
+    @Test
+    @Order(6)
+    void metricsShowRoutingRingsAndFaultTolerance() {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics)
+                .contains("ketama_router_requests_total{cache=\"miss\",served=\"forwarded\"}")
+                .contains("ketama_router_requests_total{cache=\"hit\",served=\"local\"}")
+                .contains("ketama_router_cache_bytes")
+                .contains("ketama_ring_points")
+                .contains("ketama_members")
+                .contains("ft_invocations_total")
+                .contains("ketama-forward " + b.address());
+        given().get("/q/metrics").then().body(containsString("ft_circuitbreaker"));
+    }
+}

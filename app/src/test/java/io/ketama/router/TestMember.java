@@ -1,0 +1,128 @@
+package io.ketama.router;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.MemberAttributes;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.Origin;
+import io.ketama.router.serving.OriginAnswer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A plain-Java Hazelcast member in the test JVM that serves forwarded keys the way the service
+ * does: the real {@link KeyServer} over a real cache and the demo origin, registered in its user
+ * context. It joins the cluster of the Quarkus app under test over TCP/IP on 127.0.0.1.
+ */
+final class TestMember implements AutoCloseable {
+
+    /** Hazelcast ports the tests may use. */
+    static final int FIRST_PORT = 5901;
+    static final int LAST_PORT = 5949;
+
+    final HazelcastInstance hazelcast;
+    final KeyServer keyServer;
+    final AtomicInteger originFetches;
+
+    private TestMember(HazelcastInstance hazelcast, KeyServer keyServer, AtomicInteger originFetches) {
+        this.hazelcast = hazelcast;
+        this.keyServer = keyServer;
+        this.originFetches = originFetches;
+    }
+
+    /**
+     * Starts a member of {@code clusterName} on a free port of 5901–5949 that joins the members
+     * at {@code joinPorts} (on 127.0.0.1).
+     */
+    static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId) {
+        int port = freePort();
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setClassLoader(TestMember.class.getClassLoader());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "jdk");
+        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
+        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = config.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true);
+        for (int p : joinPorts) {
+            join.getTcpIpConfig().addMember("127.0.0.1:" + p);
+        }
+        MemberAttributes.publish(config, 1, features, "default", nodeId);
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
+        AtomicInteger fetches = new AtomicInteger();
+        DemoOrigin demo = new DemoOrigin(Duration.ZERO);
+        Origin counting = key -> {
+            fetches.incrementAndGet();
+            return demo.fetch(key);
+        };
+        KeyServer server = new KeyServer(new LocalCache(1 << 20), counting, Members.address(hz.getCluster().getLocalMember()));
+        server.registerIn(hz.getUserContext());
+        return new TestMember(hz, server, fetches);
+    }
+
+    Member member() {
+        return hazelcast.getCluster().getLocalMember();
+    }
+
+    String address() {
+        return Members.address(member());
+    }
+
+    int port() {
+        return member().getAddress().getPort();
+    }
+
+    /** Stops serving keys while staying a member: forwards to it fail with {@code NotServingException}. */
+    void stopServing() {
+        keyServer.unregisterFrom(hazelcast.getUserContext());
+    }
+
+    void resumeServing() {
+        keyServer.registerIn(hazelcast.getUserContext());
+    }
+
+    OriginAnswer cached(String key) {
+        return keyServer.cache().peek(key);
+    }
+
+    @Override
+    public void close() {
+        if (hazelcast.getLifecycleService().isRunning()) {
+            hazelcast.shutdown();
+        }
+    }
+
+    /** A port in 5901–5949 that nothing listens on now. */
+    static int freePort() {
+        List<Integer> ports = new java.util.ArrayList<>();
+        for (int p = FIRST_PORT; p <= LAST_PORT; p++) {
+            ports.add(p);
+        }
+        java.util.Collections.shuffle(ports);
+        for (int p : ports) {
+            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
+                s.setReuseAddress(true);
+                return p;
+            } catch (IOException taken) {
+                // try the next one
+            }
+        }
+        throw new IllegalStateException("no free port in " + FIRST_PORT + "-" + LAST_PORT);
+    }
+}

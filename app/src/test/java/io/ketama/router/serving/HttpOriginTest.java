@@ -1,0 +1,109 @@
+package io.ketama.router.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Against a real HTTP server on 127.0.0.1. */
+class HttpOriginTest {
+
+    private HttpServer server;
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+    private final CountDownLatch never = new CountDownLatch(1);
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+        server.createContext("/static/", exchange -> {
+            String raw = exchange.getRequestURI().getRawPath()
+                    + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery());
+            seen.add(raw);
+            byte[] body = ("got " + raw).getBytes(StandardCharsets.UTF_8);
+            int status = raw.contains("missing") ? 404 : 200;
+            exchange.getResponseHeaders().add("Content-Type", "text/x-test");
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.createContext("/slow/", exchange -> {
+            try {
+                never.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        never.countDown();
+        server.stop(0);
+    }
+
+    private String base(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    @Test
+    void fetchesBaseSlashKeyAndPassesTheAnswerThrough() {
+        HttpOrigin origin = new HttpOrigin(base("/static/"), Duration.ofSeconds(5));
+        OriginAnswer a = origin.fetch("img/a.png?w=1&x=%20");
+        assertThat(a.status()).isEqualTo(200);
+        assertThat(a.contentType()).isEqualTo("text/x-test");
+        assertThat(new String(a.body(), StandardCharsets.UTF_8)).isEqualTo("got /static/img/a.png?w=1&x=%20");
+
+        OriginAnswer missing = origin.fetch("missing");
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.cacheable()).isFalse();
+    }
+
+    @Test
+    void bytesAUrlCannotHoldAreEscapedAndValidEscapesKept() {
+        HttpOrigin origin = new HttpOrigin(base("/static"), Duration.ofSeconds(5));
+        origin.fetch("a b%zz%41\u00ff#x");
+        assertThat(seen).containsExactly("/static/a%20b%25zz%41%FF%23x");
+    }
+
+    @Test
+    void aSilentOriginTimesOut() {
+        HttpOrigin origin = new HttpOrigin(base("/slow"), Duration.ofMillis(200));
+        assertThatThrownBy(() -> origin.fetch("k")).isInstanceOf(OriginUnavailableException.class)
+                .hasMessageContaining("did not answer within 200 ms");
+    }
+
+    @Test
+    void aRefusedConnectionIsUnavailable() throws IOException {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            closed = s.getLocalPort();
+        }
+        HttpOrigin origin = new HttpOrigin("http://127.0.0.1:" + closed, Duration.ofSeconds(2));
+        assertThatThrownBy(() -> origin.fetch("k")).isInstanceOf(OriginUnavailableException.class);
+    }
+
+    @Test
+    void badBaseUrlsAreRefusedSayingWhatIsAllowed() {
+        for (String bad : new String[] {"ftp://h/x", "not a url", "/relative", "http://h/x?q=1", "http:///nohost"}) {
+            assertThatThrownBy(() -> new HttpOrigin(bad, Duration.ofSeconds(1))).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(bad);
+        }
+    }
+}
