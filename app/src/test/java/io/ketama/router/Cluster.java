@@ -40,6 +40,11 @@ final class Cluster implements AutoCloseable {
         return (int) members.stream().filter(m -> m.hazelcast.getLifecycleService().isRunning()).count();
     }
 
+    /** Waits (up to 30 s) until the app's rings hold the app's member and every plain member still running. */
+    void awaitRingOfLiveMembers() {
+        awaitRingSize(1 + liveMembers());
+    }
+
     /** Waits (up to 30 s) until the app's rings hold exactly {@code n} members. */
     void awaitRingSize(int n) {
         await("the rings to hold " + n + " members, they hold " + selector.snapshot().members().size(),
@@ -64,6 +69,22 @@ final class Cluster implements AutoCloseable {
     /** The first key {@code <prefix>0}, {@code <prefix>1}, … whose selection satisfies {@code wanted}. */
     String keyWhere(Set<String> features, Predicate<Selection> wanted) {
         return keysWhere(features, wanted, 1).get(0);
+    }
+
+    /** Like {@link #keyWhere}, among keys that also satisfy {@code fresh} (say, cached nowhere yet). */
+    String keyWhere(Set<String> features, Predicate<Selection> wanted, Predicate<String> fresh) {
+        for (int i = 0; i < 100_000; i++) {
+            String key = keyPrefix + i;
+            if (fresh.test(key) && wanted.test(selector.select(key.getBytes(StandardCharsets.ISO_8859_1), features))) {
+                return key;
+            }
+        }
+        throw new AssertionError("no key found for the condition among 100000");
+    }
+
+    /** Whether no running plain member has {@code key} cached. */
+    boolean cachedByNoMember(String key) {
+        return members.stream().noneMatch(m -> m.hazelcast.getLifecycleService().isRunning() && m.cached(key) != null);
     }
 
     /** The first {@code n} keys {@code <prefix>0}, {@code <prefix>1}, … whose selection satisfies {@code wanted}. */

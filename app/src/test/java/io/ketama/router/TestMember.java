@@ -35,11 +35,14 @@ final class TestMember implements AutoCloseable {
     final HazelcastInstance hazelcast;
     final KeyServer keyServer;
     final AtomicInteger originFetches;
+    /** Kept from start-up: a stopped instance no longer answers for its member. */
+    private final Member member;
 
     private TestMember(HazelcastInstance hazelcast, KeyServer keyServer, AtomicInteger originFetches) {
         this.hazelcast = hazelcast;
         this.keyServer = keyServer;
         this.originFetches = originFetches;
+        this.member = hazelcast.getCluster().getLocalMember();
     }
 
     /**
@@ -77,7 +80,7 @@ final class TestMember implements AutoCloseable {
     }
 
     Member member() {
-        return hazelcast.getCluster().getLocalMember();
+        return member;
     }
 
     String address() {

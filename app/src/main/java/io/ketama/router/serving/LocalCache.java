@@ -56,7 +56,7 @@ public final class LocalCache {
     public Lookup get(String key, Function<String, OriginAnswer> loader) {
         ConcurrentMap<String, CompletableFuture<OriginAnswer>> map = cache.asMap();
         CompletableFuture<OriginAnswer> existing = map.get(key);
-        if (existing != null && existing.isDone() && !existing.isCompletedExceptionally()) {
+        if (existing != null && existing.isDone() && !existing.isCompletedExceptionally() && existing.join() != null) {
             return new Lookup(existing.join(), CacheStatus.HIT);
         }
         CompletableFuture<OriginAnswer> mine = new CompletableFuture<>();
@@ -75,24 +75,27 @@ public final class LocalCache {
             return new Lookup(answer, CacheStatus.MISS);
         } catch (RuntimeException | Error e) {
             map.remove(key, mine);
-            mine.completeExceptionally(e);
+            // null, not an exception: Caffeine drops null values silently; waiters then try themselves
+            mine.complete(null);
             throw e;
         }
     }
 
     /** Waits for another caller's fetch; when that failed, this caller tries once itself. */
     private static OriginAnswer await(CompletableFuture<OriginAnswer> inFlight, String key, Function<String, OriginAnswer> loader) {
+        OriginAnswer answer;
         try {
-            return inFlight.join();
+            answer = inFlight.join();
         } catch (CompletionException e) {
-            return loader.apply(key);
+            answer = null;
         }
+        return answer != null ? answer : loader.apply(key);
     }
 
     /** The cached answer, or null; does not count as a request in the statistics. */
     public OriginAnswer peek(String key) {
         CompletableFuture<OriginAnswer> f = cache.asMap().get(key);
-        return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+        return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null; // join() may be null: a failed fetch
     }
 
     public void invalidate(String key) {
