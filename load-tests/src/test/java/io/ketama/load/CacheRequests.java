@@ -20,6 +20,7 @@ final class CacheRequests {
 
     static final String CACHE_HEADER = "X-Ketama-Cache";
     static final String RING_HEADER = "X-Ketama-Ring";
+    static final String FAILOVER_HEADER = "X-Ketama-Failover";
 
     private CacheRequests() {
     }
@@ -37,7 +38,7 @@ final class CacheRequests {
 
     private static ChainBuilder attempt(MemberPool pool, int attempt, int attempts, RequestLog log) {
         boolean last = attempt == attempts - 1;
-        return exec(s -> s.removeAll("status", "cache", "ring", "rt")
+        return exec(s -> s.removeAll("status", "cache", "ring", "failover", "rt")
                         .set("port", pool.portFor(s.getLong("ticket"), attempt)))
                 .exec(http(attempt == 0 ? "GET /cache" : "GET /cache (retry)")
                         .get(s -> LoadSettings.baseUrl(s.getInt("port")) + "/cache/" + s.getString("key"))
@@ -46,7 +47,8 @@ final class CacheRequests {
                                 status().saveAs("status"),
                                 status().is(200),
                                 header(CACHE_HEADER).saveAs("cache"),
-                                header(RING_HEADER).optional().saveAs("ring")))
+                                header(RING_HEADER).optional().saveAs("ring"),
+                                header(FAILOVER_HEADER).optional().saveAs("failover")))
                 .exec(s -> report(s, last, log));
     }
 
@@ -57,12 +59,12 @@ final class CacheRequests {
         Outcome outcome = outcomeOf(s);
         if (outcome != Outcome.ERROR) {
             boolean v2 = "v2".equalsIgnoreCase(s.getString("ring"));
-            log.finished(now, rank, outcome, latency, v2);
+            log.finished(now, rank, outcome, latency, v2, failovers(s));
             return s.markAsSucceeded().set("done", true);
         }
         log.attemptFailed(now, s.getInt("port"), failureReason(s));
         if (last) {
-            log.finished(now, rank, Outcome.ERROR, latency, false);
+            log.finished(now, rank, Outcome.ERROR, latency, false, 0);
         }
         // The Gatling report keeps the KO of this attempt; the user goes on to its next attempt.
         return s.markAsSucceeded().set("done", last);
@@ -75,8 +77,20 @@ final class CacheRequests {
         return switch (s.getString("cache").trim().toUpperCase(Locale.ROOT)) {
             case "HIT" -> Outcome.HIT;
             case "MISS" -> Outcome.MISS;
+            case "BYPASS" -> Outcome.BYPASS;
             default -> Outcome.ERROR;
         };
+    }
+
+    private static int failovers(Session s) {
+        if (!s.contains("failover")) {
+            return 0;
+        }
+        try {
+            return Math.max(1, Integer.parseInt(s.getString("failover").trim()));
+        } catch (NumberFormatException e) {
+            return 1;   // the header is there: the cluster did fail over, however it wrote the count
+        }
     }
 
     private static String failureReason(Session s) {

@@ -22,7 +22,7 @@ class ChartsTest {
         Timeline t = new Timeline(t0, 60);
         for (int s = 0; s < 30; s++) {
             for (int i = 0; i < 20; i++) {
-                t.record(t0 + s * 1000L + i, i < 15 ? Outcome.HIT : Outcome.MISS, 2 + i, s >= 20);
+                t.record(t0 + s * 1000L + i, i < 15 ? Outcome.HIT : Outcome.MISS, 2 + i, s >= 20, 0);
             }
         }
         Path png = dir.resolve("timeline.png");
@@ -40,7 +40,7 @@ class ChartsTest {
     @Test
     void stepChartDrawsPredictedAndObservedBars() throws IOException {
         List<StepResult> results = new ArrayList<>();
-        TimelineRow w = new TimelineRow(0, 80, 20, 0, 0, 0, 1, 2, 3);
+        TimelineRow w = new TimelineRow(0, 80, 20, 0, 0, 0, 0, 0, 1, 2, 3);
         results.add(new StepResult(0, 0, 0, 0, 10, w, Double.NaN, 0.7, new ShadowCounters(60, 100), Double.NaN, 0, 0, 50, 0));
         results.add(new StepResult(1, 50, 0, 10, 20, w, 0.8, 0.6, new ShadowCounters(60, 100), 0.6, 100, 28, 5, 0));
         Path png = dir.resolve("steps.png");

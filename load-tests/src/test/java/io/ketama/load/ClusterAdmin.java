@@ -50,10 +50,10 @@ final class ClusterAdmin {
                                     if (s.contains("metrics")) {
                                         String text = s.getString("metrics");
                                         member = new ShadowCounters(PrometheusText.sum(text, plan.disagreementsMetric()),
-                                                PrometheusText.sum(text, plan.selectionsMetric()));
+                                                PrometheusText.sumFirstPresent(text, plan.selectionsMetrics()));
                                     }
                                     if (Double.isNaN(member.disagreements()) || Double.isNaN(member.selections())) {
-                                        problems.add("no " + plan.disagreementsMetric() + "/" + plan.selectionsMetric()
+                                        problems.add("no " + plan.disagreementsMetric() + " or none of " + plan.selectionsMetrics()
                                                 + " in /q/metrics of port " + s.getInt("adminPort"));
                                     }
                                     return s.markAsSucceeded().set("shadowSum", sum.plus(member)).remove("metrics");

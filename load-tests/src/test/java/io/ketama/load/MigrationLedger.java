@@ -70,10 +70,10 @@ final class MigrationLedger implements RequestLog {
     }
 
     @Override
-    public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2) {
+    public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2, int failovers) {
         int step = current;
-        if (step < 0 || outcome == Outcome.ERROR || rank < 0 || rank >= lastStep.length()) {
-            return;   // nothing was cached by an error; answers before the warm-up began are not stepped
+        if (step < 0 || outcome == Outcome.ERROR || outcome == Outcome.BYPASS || rank < 0 || rank >= lastStep.length()) {
+            return;   // errors and bypasses cache nothing; answers before the warm-up began are not stepped
         }
         boolean miss = outcome == Outcome.MISS;
         int previous;

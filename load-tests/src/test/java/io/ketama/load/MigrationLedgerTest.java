@@ -18,21 +18,22 @@ class MigrationLedgerTest {
         RequestLog log = RequestLog.both(RequestLog.of(timeline), ledger);
 
         ledger.beginStep(0, T0, new ShadowCounters(0, 0));
-        log.finished(T0 + 100, 1, Outcome.MISS, 20, false);   // cold
-        log.finished(T0 + 200, 2, Outcome.MISS, 20, false);   // cold
-        log.finished(T0 + 300, 3, Outcome.MISS, 20, false);   // cold
-        log.finished(T0 + 400, 1, Outcome.HIT, 1, false);     // repeat, hit
-        log.finished(T0 + 500, 4, Outcome.ERROR, -1, false);  // caches nothing
+        log.finished(T0 + 100, 1, Outcome.MISS, 20, false, 0);   // cold
+        log.finished(T0 + 200, 2, Outcome.MISS, 20, false, 0);   // cold
+        log.finished(T0 + 300, 3, Outcome.MISS, 20, false, 0);   // cold
+        log.finished(T0 + 400, 1, Outcome.HIT, 1, false, 0);     // repeat, hit
+        log.finished(T0 + 500, 4, Outcome.ERROR, -1, false, 0);  // caches nothing
+        log.finished(T0 + 600, 5, Outcome.BYPASS, 30, false, 2); // caches nothing either
 
         ledger.beginStep(1, T0 + 10_000, new ShadowCounters(60, 100));   // rate 0.6 in step 0
-        log.finished(T0 + 10_100, 1, Outcome.HIT, 1, false);   // carried, stayed
-        log.finished(T0 + 10_200, 2, Outcome.MISS, 20, true);  // carried, moved
-        log.finished(T0 + 10_300, 2, Outcome.MISS, 20, true);  // repeat miss (duplicate or eviction)
-        log.finished(T0 + 10_400, 4, Outcome.MISS, 20, false); // cold (its earlier try failed)
+        log.finished(T0 + 10_100, 1, Outcome.HIT, 1, false, 0);   // carried, stayed
+        log.finished(T0 + 10_200, 2, Outcome.MISS, 20, true, 0);  // carried, moved
+        log.finished(T0 + 10_300, 2, Outcome.MISS, 20, true, 0);  // repeat miss (duplicate or eviction)
+        log.finished(T0 + 10_400, 4, Outcome.MISS, 20, false, 0); // cold (its earlier try failed)
 
         ledger.beginStep(2, T0 + 20_000, new ShadowCounters(110, 200));  // rate 0.5 in step 1
-        log.finished(T0 + 20_100, 3, Outcome.MISS, 20, true);  // stale: last answered in step 0
-        log.finished(T0 + 20_200, 1, Outcome.MISS, 20, true);  // carried, moved
+        log.finished(T0 + 20_100, 3, Outcome.MISS, 20, true, 0);  // stale: last answered in step 0
+        log.finished(T0 + 20_200, 1, Outcome.MISS, 20, true, 0);  // carried, moved
         ledger.finish(T0 + 30_000, new ShadowCounters(150, 300));
 
         List<StepResult> results = ledger.results(timeline, 10);
@@ -45,6 +46,7 @@ class MigrationLedgerTest {
         assertThat(warmup.predictedMovedFraction()).isZero();
         assertThat(warmup.shadow().rate()).isEqualTo(0.6);
         assertThat(warmup.window().errors()).isEqualTo(1);
+        assertThat(warmup.window().bypasses()).isEqualTo(1);
 
         StepResult ten = results.get(1);
         assertThat(ten.carriedKeys()).isEqualTo(2);
@@ -56,7 +58,7 @@ class MigrationLedgerTest {
         assertThat(ten.observedMovedFraction()).isEqualTo(0.5);
         assertThat(ten.startSecond()).isEqualTo(10);
         assertThat(ten.endSecond()).isEqualTo(20);
-        assertThat(ten.hitRatioBefore()).isEqualTo(0.25);
+        assertThat(ten.hitRatioBefore()).isEqualTo(0.2);   // 1 hit of 5 answers: the bypass counts against it
 
         StepResult fifty = results.get(2);
         assertThat(fifty.carriedKeys()).isEqualTo(1);
@@ -86,10 +88,10 @@ class MigrationLedgerTest {
 
     @Test
     void planValidatesShares() {
-        assertThatThrownBy(() -> new MigrationPlan(List.of(0, 50, 10), 10, 10, "a", "b"))
+        assertThatThrownBy(() -> new MigrationPlan(List.of(0, 50, 10), 10, 10, "a", List.of("b")))
                 .hasMessageContaining("must not decrease");
-        assertThatThrownBy(() -> new MigrationPlan(List.of(0), 10, 10, "a", "b")).hasMessageContaining("at least two steps");
-        MigrationPlan plan = new MigrationPlan(List.of(0, 1, 10, 50, 100), 40, 25, "a", "b");
+        assertThatThrownBy(() -> new MigrationPlan(List.of(0), 10, 10, "a", List.of("b"))).hasMessageContaining("at least two steps");
+        MigrationPlan plan = new MigrationPlan(List.of(0, 1, 10, 50, 100), 40, 25, "a", List.of("b"));
         assertThat(plan.totalSeconds()).isEqualTo(140);
         assertThat(MigrationPlan.migrationBody(10)).isEqualTo("{\"mode\":\"SPLIT\",\"v2SharePercent\":10,\"shadow\":true}");
     }

@@ -10,13 +10,19 @@ import java.util.List;
  * @param warmupSeconds    how long the first share is held while the caches fill
  * @param stepSeconds      how long every later share is held
  * @param disagreementsMetric Prometheus name of the shadow disagreement counter
- * @param selectionsMetric    Prometheus name of the selection counter
+ * @param selectionsMetrics   Prometheus names of the counter of selections the disagreements are
+ *                            out of, the first one present is used: the shadow selections (every
+ *                            selection computed on both rings), else all selections
  */
 record MigrationPlan(List<Integer> shares, int warmupSeconds, int stepSeconds,
-                     String disagreementsMetric, String selectionsMetric) {
+                     String disagreementsMetric, List<String> selectionsMetrics) {
 
     MigrationPlan {
         shares = List.copyOf(shares);
+        selectionsMetrics = List.copyOf(selectionsMetrics);
+        if (selectionsMetrics.isEmpty()) {
+            throw new IllegalArgumentException("load.metric.selections names no meter; give e.g. ketama_shadow_selections,ketama_selections");
+        }
         if (shares.size() < 2) {
             throw new IllegalArgumentException("load.shares needs at least two steps (e.g. 0,1,10,50,100), was " + shares);
         }
@@ -36,7 +42,7 @@ record MigrationPlan(List<Integer> shares, int warmupSeconds, int stepSeconds,
                 props.intIn("load.warmupSeconds", 40, 1, 3600),
                 props.intIn("load.stepSeconds", 25, 1, 3600),
                 dis == null ? "ketama_shadow_disagreements" : dis,
-                sel == null ? "ketama_selections" : sel);
+                List.of((sel == null ? "ketama_shadow_selections,ketama_selections" : sel).split("\\s*,\\s*")));
     }
 
     /** Seconds from the start of the load to the end of the last step. */

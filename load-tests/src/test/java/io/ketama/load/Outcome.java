@@ -6,6 +6,11 @@ enum Outcome {
     HIT,
     /** 200 with {@code X-Ketama-Cache: MISS}: the owner fetched it from the origin. */
     MISS,
+    /**
+     * 200 with {@code X-Ketama-Cache: BYPASS}: every candidate member failed, so the member asked
+     * fetched from the origin itself without caching. Counts against the hit ratio, like a miss.
+     */
+    BYPASS,
     /** No usable answer: no connection, a timeout, a status other than 200, or no cache header. */
     ERROR
 }

@@ -1,5 +1,7 @@
 package io.ketama.load;
 
+import java.util.List;
+
 /**
  * Reads counters out of a Prometheus text exposition ({@code /q/metrics}). Micrometer appends
  * {@code _total} to counters, so a name matches with or without that suffix; every labelled
@@ -51,6 +53,17 @@ final class PrometheusText {
             }
         }
         return found ? total : Double.NaN;
+    }
+
+    /** The sum of the first of {@code names} that the text has, NaN when it has none of them. */
+    static double sumFirstPresent(String exposition, List<String> names) {
+        for (String name : names) {
+            double v = sum(exposition, name);
+            if (!Double.isNaN(v)) {
+                return v;
+            }
+        }
+        return Double.NaN;
     }
 
     private static int nameEnd(String line) {

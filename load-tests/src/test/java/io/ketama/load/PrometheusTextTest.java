@@ -25,6 +25,15 @@ class PrometheusTextTest {
     }
 
     @Test
+    void takesTheFirstMeterPresent() {
+        assertThat(PrometheusText.sumFirstPresent(TEXT, java.util.List.of("ketama_shadow_selections", "ketama_selections")))
+                .isEqualTo(150.0);
+        assertThat(PrometheusText.sumFirstPresent(TEXT, java.util.List.of("ketama_shadow_disagreements", "ketama_selections")))
+                .isEqualTo(45.0);
+        assertThat(PrometheusText.sumFirstPresent(TEXT, java.util.List.of("x", "y"))).isNaN();
+    }
+
+    @Test
     void aMissingMeterIsNaNNotZero() {
         assertThat(PrometheusText.sum(TEXT, "ketama_nothing")).isNaN();
         assertThat(PrometheusText.sum("", "ketama_selections")).isNaN();

@@ -11,7 +11,7 @@ class RecoveryTest {
     /** Ten requests a second with {@code hits} hits in second {@code s}. */
     private static void second(Timeline t, int s, int hits) {
         for (int i = 0; i < 10; i++) {
-            t.record(T0 + s * 1000L + i * 10, i < hits ? Outcome.HIT : Outcome.MISS, 5, false);
+            t.record(T0 + s * 1000L + i * 10, i < hits ? Outcome.HIT : Outcome.MISS, 5, false, 0);
         }
     }
 

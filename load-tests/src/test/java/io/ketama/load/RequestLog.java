@@ -11,8 +11,9 @@ interface RequestLog {
      * @param outcome       HIT, MISS or ERROR
      * @param latencyMillis the last attempt's response time, -1 when there was no response
      * @param servedByV2    whether {@code X-Ketama-Ring} said v2
+     * @param failovers     members the cluster tried before one answered ({@code X-Ketama-Failover}, 0 when absent)
      */
-    void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2);
+    void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2, int failovers);
 
     /** An attempt failed and the request may be retried on another member. */
     void attemptFailed(long epochMillis, int port, String reason);
@@ -21,9 +22,9 @@ interface RequestLog {
     static RequestLog both(RequestLog first, RequestLog second) {
         return new RequestLog() {
             @Override
-            public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2) {
-                first.finished(epochMillis, rank, outcome, latencyMillis, servedByV2);
-                second.finished(epochMillis, rank, outcome, latencyMillis, servedByV2);
+            public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2, int failovers) {
+                first.finished(epochMillis, rank, outcome, latencyMillis, servedByV2, failovers);
+                second.finished(epochMillis, rank, outcome, latencyMillis, servedByV2, failovers);
             }
 
             @Override
@@ -38,8 +39,8 @@ interface RequestLog {
     static RequestLog of(Timeline timeline) {
         return new RequestLog() {
             @Override
-            public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2) {
-                timeline.record(epochMillis, outcome, latencyMillis, servedByV2);
+            public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2, int failovers) {
+                timeline.record(epochMillis, outcome, latencyMillis, servedByV2, failovers);
             }
 
             @Override

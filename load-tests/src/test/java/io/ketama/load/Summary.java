@@ -27,13 +27,15 @@ final class Summary {
         return this;
     }
 
-    /** Adds the figures of a window: requests, hits, misses, errors, hit ratio and percentiles. */
+    /** Adds the figures of a window: requests by outcome, failed attempts, failovers, hit ratio and percentiles. */
     Summary putWindow(String prefix, TimelineRow w) {
         put(prefix + "requests", w.requests());
         put(prefix + "hits", w.hits());
         put(prefix + "misses", w.misses());
+        put(prefix + "bypasses", w.bypasses());
         put(prefix + "errors", w.errors());
         put(prefix + "failed_attempts", w.failedAttempts());
+        put(prefix + "cluster_failovers", w.failovers());
         putRatio(prefix + "hit_ratio", w.hitRatio());
         put(prefix + "p50_ms", w.p50());
         put(prefix + "p95_ms", w.p95());

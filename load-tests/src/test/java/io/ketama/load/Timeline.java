@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Per-second counts of a run: hits, misses, errors, failed attempts, v2 answers and a latency
+ * Per-second counts of a run: hits, misses, bypasses, errors, failed attempts, v2 answers,
+ * answers after a cluster-side failover, and a latency
  * histogram for every second since {@link #startMillis()}. Recording is lock-free and safe from
  * any thread; reading while recording gives figures that are at worst a few requests stale.
  */
@@ -17,10 +18,12 @@ final class Timeline {
 
     private static final int HITS = 0;
     private static final int MISSES = 1;
-    private static final int ERRORS = 2;
-    private static final int FAILED_ATTEMPTS = 3;
-    private static final int V2 = 4;
-    private static final int FIELDS = 5;
+    private static final int BYPASSES = 2;
+    private static final int ERRORS = 3;
+    private static final int FAILED_ATTEMPTS = 4;
+    private static final int V2 = 5;
+    private static final int FAILOVERS = 6;
+    private static final int FIELDS = 7;
 
     private volatile long startMillis;
     private final int capacity;
@@ -63,18 +66,25 @@ final class Timeline {
         return (int) Math.max(0, Math.min(capacity - 1, s));
     }
 
-    /** Records a request's final outcome; {@code latencyMillis} is ignored for errors. */
-    void record(long epochMillis, Outcome outcome, long latencyMillis, boolean servedByV2) {
+    /**
+     * Records a request's final outcome; {@code latencyMillis} is ignored for errors;
+     * {@code clusterFailovers} is how many members the cluster tried before one answered.
+     */
+    void record(long epochMillis, Outcome outcome, long latencyMillis, boolean servedByV2, int clusterFailovers) {
         int base = secondOf(epochMillis) * FIELDS;
         switch (outcome) {
             case HIT -> counts.incrementAndGet(base + HITS);
             case MISS -> counts.incrementAndGet(base + MISSES);
+            case BYPASS -> counts.incrementAndGet(base + BYPASSES);
             case ERROR -> counts.incrementAndGet(base + ERRORS);
         }
         if (outcome != Outcome.ERROR) {
             latencies[secondOf(epochMillis)].record(latencyMillis);
             if (servedByV2) {
                 counts.incrementAndGet(base + V2);
+            }
+            if (clusterFailovers > 0) {
+                counts.incrementAndGet(base + FAILOVERS);
             }
         }
     }
@@ -122,7 +132,7 @@ final class Timeline {
             }
             merged.addAll(latencies[s]);
         }
-        return new TimelineRow(from, sum[HITS], sum[MISSES], sum[ERRORS], sum[FAILED_ATTEMPTS], sum[V2],
-                merged.percentile(50), merged.percentile(95), merged.percentile(99));
+        return new TimelineRow(from, sum[HITS], sum[MISSES], sum[BYPASSES], sum[ERRORS], sum[FAILED_ATTEMPTS], sum[V2],
+                sum[FAILOVERS], merged.percentile(50), merged.percentile(95), merged.percentile(99));
     }
 }

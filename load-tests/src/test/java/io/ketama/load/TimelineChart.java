@@ -34,6 +34,7 @@ final class TimelineChart {
     private static final Color MISS = new Color(0xB0B0B0);
     private static final Color ERROR = new Color(0xD62728);
     private static final Color FAILED = new Color(0x8C1C13);
+    private static final Color BYPASS = new Color(0xF2C14E);
     private static final Color HIT_RATIO = new Color(0x1F77B4);
     private static final Color V2 = new Color(0xFF7F0E);
     private static final Color P50 = new Color(0x2CA02C);
@@ -122,15 +123,16 @@ final class TimelineChart {
             double base = 0;
             base = bar(g, p, x, barWidth, base, r.hits(), top, HIT);
             base = bar(g, p, x, barWidth, base, r.misses(), top, MISS);
+            base = bar(g, p, x, barWidth, base, r.bypasses(), top, BYPASS);
             bar(g, p, x, barWidth, base, r.errors(), top, ERROR);
         }
         if (rows.stream().anyMatch(r -> r.failedAttempts() > 0)) {
             // Attempts that failed and were retried elsewhere: a client behind a retrying balancer never sees them.
             polyline(g, p, rows, seconds, r -> r.failedAttempts(), v -> yLinear(p, v, top), FAILED, 1.4f);
-            legend(g, p, new String[] {"hits", "misses", "errors", "failed attempts (retried)"},
-                    new Color[] {HIT, MISS, ERROR, FAILED});
+            legend(g, p, new String[] {"hits", "misses", "bypasses", "errors", "failed attempts (retried)"},
+                    new Color[] {HIT, MISS, BYPASS, ERROR, FAILED});
         } else {
-            legend(g, p, new String[] {"hits", "misses", "errors"}, new Color[] {HIT, MISS, ERROR});
+            legend(g, p, new String[] {"hits", "misses", "bypasses", "errors"}, new Color[] {HIT, MISS, BYPASS, ERROR});
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.Locale;
 /** Writes a run's per-second figures as CSV, one row per second, for spreadsheets and re-plotting. */
 final class TimelineCsv {
 
-    static final String HEADER = "second,epoch_ms,requests,hits,misses,errors,failed_attempts,hit_ratio,v2_ratio,p50_ms,p95_ms,p99_ms";
+    static final String HEADER = "second,epoch_ms,requests,hits,misses,bypasses,errors,failed_attempts,cluster_failovers,"
+            + "hit_ratio,v2_ratio,p50_ms,p95_ms,p99_ms";
 
     private TimelineCsv() {
     }
@@ -26,8 +27,10 @@ final class TimelineCsv {
                     Long.toString(r.requests()),
                     Long.toString(r.hits()),
                     Long.toString(r.misses()),
+                    Long.toString(r.bypasses()),
                     Long.toString(r.errors()),
                     Long.toString(r.failedAttempts()),
+                    Long.toString(r.failovers()),
                     ratio(r.hitRatio()),
                     ratio(r.v2Ratio()),
                     Long.toString(r.p50()),
