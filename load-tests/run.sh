@@ -13,6 +13,7 @@
 # Results (CSV, PNG, summary) go to load-tests/results/<scenario>/, Gatling's HTML reports to
 # load-tests/target/gatling/. Settings, all optional (defaults in brackets):
 #   LOAD_RATE [100] requests/s   LOAD_KEYS [5000]   LOAD_ZIPF [1.0]   LOAD_SEED [42]
+#   LOAD_JVM_WARMUP [20] seconds of traffic on other keys before each measured load (JIT warm-up)
 #   LOAD_STEADY_SECONDS [90]     LOAD_WARMUP_SECONDS [40]   LOAD_STEP_SECONDS [25]
 #   LOAD_SHARES [0,1,10,50,100]  LOAD_CHURN_SECONDS [150]   LOAD_KILL_AT [45]   LOAD_START_AT [80]
 #   LOAD_HTTP_BASE [8080]        LOAD_HZ_BASE [5701]        LOAD_ORIGIN_DELAY [20ms]
@@ -30,6 +31,7 @@ RATE=${LOAD_RATE:-100}
 KEYS=${LOAD_KEYS:-5000}
 ZIPF=${LOAD_ZIPF:-1.0}
 SEED=${LOAD_SEED:-42}
+JVM_WARMUP=${LOAD_JVM_WARMUP:-20}
 STEADY_SECONDS=${LOAD_STEADY_SECONDS:-90}
 WARMUP_SECONDS=${LOAD_WARMUP_SECONDS:-40}
 STEP_SECONDS=${LOAD_STEP_SECONDS:-25}
@@ -139,6 +141,7 @@ start_member() {
     -Dquarkus.http.host="$HOST" \
     -Dquarkus.http.port="$http" \
     -Dquarkus.ketama.hazelcast.port="$hz" \
+    -Dquarkus.ketama.hazelcast.port-auto-increment=false \
     -Dquarkus.ketama.hazelcast.members="$members" \
     -Dquarkus.ketama.hazelcast.cluster-name="$CLUSTER" \
     -Dhazelcast.phone.home.enabled=false \
@@ -150,13 +153,13 @@ start_member() {
   log "started member :$http / hazelcast :$hz (PID ${MEMBER_PID[$http]}), log $logfile"
 }
 
-# wait_ready <http port> <timeout seconds>: polls readiness once a second, gives up at the deadline
-# or as soon as the member's JVM is gone.
+# wait_ready <http port> <timeout seconds>: polls readiness once a second (at most <timeout> polls,
+# and not past the deadline), gives up as soon as the member's JVM is gone.
 wait_ready() {
-  local port=$1 timeout=$2 i
-  for ((i = 0; i < timeout; i++)); do
+  local port=$1 timeout=$2 i start=$SECONDS
+  for ((i = 0; i < timeout && SECONDS - start < timeout; i++)); do
     if curl -fsS --max-time 2 "http://$HOST:$port/q/health/ready" >/dev/null 2>&1; then
-      log "member :$port ready after ~${i}s"
+      log "member :$port ready ($((SECONDS - start))s of waiting)"
       return 0
     fi
     kill -0 "${MEMBER_PID[$port]}" 2>/dev/null || die "member :$port exited before it was ready (see its log)"
@@ -180,18 +183,27 @@ start_cluster() { # start_cluster <scenario dir> [-Dkey=value ...]
     start_member "${HTTP_PORTS[$i]}" "${HZ_PORTS[$i]}" "$(member_list "${HZ_PORTS[@]}")" "$dir/member-${HTTP_PORTS[$i]}.log" "$@"
   done
   for i in 0 1 2; do
-    wait_ready "${HTTP_PORTS[$i]}" 120
+    wait_ready "${HTTP_PORTS[$i]}" 240
   done
   wait_ring_size "${HTTP_PORTS[0]}" 3 60 || die "the cluster did not form: /ring on :${HTTP_PORTS[0]} does not list 3 members"
 }
 
-# How many members /ring of the member on port $1 lists (the count of distinct Hazelcast ports named in it).
-ring_size() {
-  curl -fsS --max-time 2 "http://$HOST:$1/ring" 2>/dev/null | grep -oE "$HOST:[0-9]+" | sort -u | wc -l
+# The cluster addresses (host:port) of the members on the rings of the member on HTTP port $1,
+# one a line, from GET /ring ({"members":[{"address":...},...],"excluded":[...],...}).
+ring_members() {
+  local body
+  body=$(curl -fsS --max-time 2 "http://$HOST:$1/ring" 2>/dev/null) || return 0
+  if command -v jq >/dev/null; then
+    jq -r '.members[].address' <<<"$body" 2>/dev/null || true
+  else
+    sed -e 's/.*"members":\[//' -e 's/\],"excluded".*//' <<<"$body" | grep -oE '"address":"[^"]*"' | cut -d'"' -f4
+  fi
 }
 
+ring_size() { ring_members "$1" | sort -u | wc -l; }
+
 ring_lists() { # ring_lists <http port asked> <hazelcast port looked for>
-  curl -fsS --max-time 2 "http://$HOST:$1/ring" 2>/dev/null | grep -qE "$HOST:$2([^0-9]|$)"
+  ring_members "$1" | grep -qx "$HOST:$2"
 }
 
 wait_ring_size() { # wait_ring_size <http port> <size> <timeout seconds>
@@ -213,19 +225,20 @@ start_gatling() {
   setsid "$ROOT/mvnw" -q -P load-tests -pl load-tests gatling:test \
     -Dgatling.simulationClass="io.ketama.load.$simulation" \
     -Dload.rate="$RATE" -Dload.keys="$KEYS" -Dload.zipf="$ZIPF" -Dload.seed="$SEED" \
+    -Dload.jvmWarmupSeconds="$JVM_WARMUP" \
     "$@" &
   GATLING_PID=$!
 }
 
-wait_gatling() { # wait_gatling <deadline seconds>
-  local i
-  for ((i = 0; i < $1; i++)); do
+wait_gatling() { # wait_gatling <seconds of load>: allows for the warm-up and Maven's and Gatling's start and reports
+  local i limit=$(($1 + JVM_WARMUP + 300))
+  for ((i = 0; i < limit; i++)); do
     kill -0 "$GATLING_PID" 2>/dev/null || break
     sleep 1
   done
   if kill -0 "$GATLING_PID" 2>/dev/null; then
     stop_gatling
-    die "Gatling did not finish within $1 s"
+    die "Gatling did not finish within $limit s"
   fi
   local rc=0
   wait "$GATLING_PID" || rc=$?
@@ -248,7 +261,7 @@ run_steady() {
   start_cluster "$dir"
   start_gatling SteadyLoadSimulation -Dload.ports="$(IFS=,; echo "${HTTP_PORTS[*]}")" \
     -Dload.seconds="$STEADY_SECONDS" -Dload.out="$dir"
-  wait_gatling $((STEADY_SECONDS + 300))
+  wait_gatling "$STEADY_SECONDS"
   stop_members
 }
 
@@ -264,7 +277,7 @@ run_migration() {
     -Dload.out="$dir"
   local steps
   steps=$(tr ',' '\n' <<<"$SHARES" | wc -l)
-  wait_gatling $((WARMUP_SECONDS + steps * STEP_SECONDS + 300))
+  wait_gatling $((WARMUP_SECONDS + steps * STEP_SECONDS + 20))
   stop_members
 }
 
@@ -292,16 +305,17 @@ run_churn() {
   start_gatling ChurnSimulation -Dload.ports="$(IFS=,; echo "${HTTP_PORTS[*]}")" -Dload.standbyPorts="$NEW_HTTP" \
     -Dload.attempts=3 -Dload.seconds="$CHURN_SECONDS" -Dload.out="$dir" -Dload.events="$events"
   local t0 i
-  # Maven and Gatling take a while to start: the simulation appends "load-start" to the events
-  # file when its load begins, and the schedule counts from there.
+  # Maven and Gatling take a while to start: the simulation appends "<epoch ms> load-start" to the
+  # events file, the moment its measured load begins (after the JVM warm-up); the kill and the
+  # start are scheduled from that moment.
   for ((i = 0; i < 180; i++)); do
     grep -q ' load-start' "$events" && break
     kill -0 "$GATLING_PID" 2>/dev/null || die "Gatling exited before the load started"
     sleep 1
   done
   grep -q ' load-start' "$events" || die "the churn load did not start within 180 s"
-  t0=$(now_ms)
-  log "load is flowing; kill in ${KILL_AT}s"
+  t0=$(awk '$2 == "load-start" { print $1; exit }' "$events")
+  log "measured load starts at $(date -d "@$((t0 / 1000))" +%H:%M:%S); kill -9 at +${KILL_AT}s"
 
   sleep_until "$KILL_AT" "$t0"
   kill -9 "${MEMBER_PID[$victim_http]}"
@@ -333,7 +347,7 @@ run_churn() {
     sleep 0.25
   done
 
-  wait_gatling $((CHURN_SECONDS + 300))
+  wait_gatling "$CHURN_SECONDS"
   stop_members
 }
 

@@ -26,21 +26,27 @@ final class CacheRequests {
     }
 
     static ChainBuilder chain(MemberPool pool, int attempts, RequestLog log) {
+        return chain(pool, attempts, log, "GET /cache");
+    }
+
+    /** @param name the request's name in Gatling's report ({@code " (retry)"} is appended to retries) */
+    static ChainBuilder chain(MemberPool pool, int attempts, RequestLog log, String name) {
         if (attempts < 1) {
             throw new IllegalArgumentException("attempts must be >= 1, was " + attempts);
         }
-        ChainBuilder chain = exec(s -> s.set("ticket", pool.nextTicket()).set("done", false)).exec(attempt(pool, 0, attempts, log));
+        ChainBuilder chain = exec(s -> s.set("ticket", pool.nextTicket()).set("done", false))
+                .exec(attempt(pool, 0, attempts, log, name));
         for (int a = 1; a < attempts; a++) {
-            chain = chain.doIf(s -> !s.getBoolean("done")).then(attempt(pool, a, attempts, log));
+            chain = chain.doIf(s -> !s.getBoolean("done")).then(attempt(pool, a, attempts, log, name));
         }
         return chain;
     }
 
-    private static ChainBuilder attempt(MemberPool pool, int attempt, int attempts, RequestLog log) {
+    private static ChainBuilder attempt(MemberPool pool, int attempt, int attempts, RequestLog log, String name) {
         boolean last = attempt == attempts - 1;
         return exec(s -> s.removeAll("status", "cache", "ring", "failover", "rt")
                         .set("port", pool.portFor(s.getLong("ticket"), attempt)))
-                .exec(http(attempt == 0 ? "GET /cache" : "GET /cache (retry)")
+                .exec(http(attempt == 0 ? name : name + " (retry)")
                         .get(s -> LoadSettings.baseUrl(s.getInt("port")) + "/cache/" + s.getString("key"))
                         .check(
                                 responseTimeInMillis().saveAs("rt"),

@@ -24,8 +24,11 @@ import java.util.Optional;
 public class ChurnSimulation extends Simulation {
 
     private static final int BASELINE_SECONDS = 10;
+    /** Hit ratios are compared over 5 s (500 requests at 100/s: about ±2 points of noise). */
     private static final int RECOVERY_WINDOW = 5;
-    private static final double RECOVERY_TOLERANCE = 0.02;
+    private static final double RECOVERY_TOLERANCE = 0.03;
+    /** A dip must begin this soon after its event to count as its effect. */
+    private static final int DIP_HORIZON = 10;
 
     private final LoadSettings settings = LoadSettings.fromSystemProperties("churn");
     private final String eventsFile = Props.system().optional("load.events");
@@ -36,20 +39,21 @@ public class ChurnSimulation extends Simulation {
         ScenarioBuilder load = scenario("Zipf load under churn")
                 .feed(new ZipfKeys(settings.keys(), settings.zipfExponent(), settings.seed()))
                 .exec(CacheRequests.chain(pool, settings.attempts(), RequestLog.of(timeline)));
-        ScenarioBuilder probe = scenario("readiness probe").exec(ClusterAdmin.probeReadiness(pool, settings.seconds()));
-        setUp(
-                load.injectOpen(constantUsersPerSec(settings.rate()).during(settings.seconds())),
-                probe.injectOpen(atOnceUsers(1)))
+        ScenarioBuilder probe = scenario("readiness probe")
+                .exec(ClusterAdmin.probeReadiness(pool, settings.jvmWarmupSeconds() + settings.seconds()));
+        setUp(WarmUp.with(settings, pool,
+                load.injectOpen(WarmUp.after(settings, constantUsersPerSec(settings.rate()).during(settings.seconds()))),
+                probe.injectOpen(atOnceUsers(1))))
                 .protocols(Protocols.loopback());
     }
 
     @Override
     public void before() {
-        long now = System.currentTimeMillis();
-        timeline.startAt(now);
+        long start = WarmUp.measuredStart(settings);
+        timeline.startAt(start);
         if (eventsFile != null) {
-            // run.sh schedules the kill from this line: the load is about to flow.
-            ChurnEvent.append(Path.of(eventsFile), new ChurnEvent(now, ChurnEvent.LOAD_START, "load begins"));
+            // run.sh schedules the kill from the time on this line: when the measured load begins.
+            ChurnEvent.append(Path.of(eventsFile), new ChurnEvent(start, ChurnEvent.LOAD_START, "measured load begins"));
         }
     }
 
@@ -87,15 +91,22 @@ public class ChurnSimulation extends Simulation {
                     .putWindow("before_kill_", timeline.window(0, killSecond))
                     .putWindow("kill_to_removed_", timeline.window(killSecond, removed))
                     .putWindow("after_removed_", timeline.window(removed, end))
-                    .putRatio("lowest_hit_ratio_after_kill", Recovery.lowest(rows, killSecond, end));
+                    .putRatio("lowest_hit_ratio_after_kill", Recovery.lowest(rows, killSecond, Math.min(end, start)));
             millisBetween(events, "kill", "removed").ifPresent(ms -> summary.put("ms_kill_to_removed_from_ring", ms));
             millisBetween(events, "start", "ready").ifPresent(ms -> summary.put("ms_start_to_ready", ms));
             millisBetween(events, "start", "joined").ifPresent(ms -> summary.put("ms_start_to_joined_ring", ms));
-            int afterKill = Recovery.seconds(timeline, killSecond, baseline, RECOVERY_TOLERANCE, RECOVERY_WINDOW, Math.min(end, start));
+            int afterKill = Recovery.seconds(timeline, killSecond, baseline, RECOVERY_TOLERANCE, RECOVERY_WINDOW,
+                    DIP_HORIZON, Math.min(end, start));
             summary.put("hit_ratio_recovery_s_after_kill", afterKill < 0 ? "not before the new member started" : afterKill);
-            if (joined < end) {
-                int afterJoin = Recovery.seconds(timeline, joined, baseline, RECOVERY_TOLERANCE, RECOVERY_WINDOW, end);
-                summary.put("hit_ratio_recovery_s_after_join", afterJoin < 0 ? "not before the run ended" : afterJoin);
+            if (start < end) {
+                // The newcomer takes keys from the survivors when it enters the rings, which happens
+                // between its JVM start and the moment run.sh sees it in every ring.
+                double beforeStart = timeline.window(start - BASELINE_SECONDS, start).hitRatio();
+                int horizon = Math.max(DIP_HORIZON, joined < end ? joined - start + DIP_HORIZON : DIP_HORIZON);
+                int afterStart = Recovery.seconds(timeline, start, beforeStart, RECOVERY_TOLERANCE, RECOVERY_WINDOW, horizon, end);
+                summary.putRatio("baseline_hit_ratio_" + BASELINE_SECONDS + "s_before_start", beforeStart)
+                        .put("hit_ratio_recovery_s_after_start", afterStart < 0 ? "not before the run ended" : afterStart)
+                        .putRatio("lowest_hit_ratio_after_start", Recovery.lowest(rows, start, end));
             }
             TimelineRow afterRemoved = timeline.window(removed, end);
             headline = String.format(Locale.ROOT,

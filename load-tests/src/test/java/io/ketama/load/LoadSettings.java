@@ -16,10 +16,12 @@ import java.util.List;
  * @param zipfExponent skew of the key popularity (1.0: the classic Zipf law)
  * @param seed         seed of the key sequence, so two runs request the same keys in the same order
  * @param attempts     tries per request, each on the next member in service (1: no client failover)
+ * @param jvmWarmupSeconds seconds of traffic before the measured load, on keys the measured load
+ *                     never asks for: the members' JIT warms up, their caches stay cold
  * @param out          directory for CSV files and charts
  */
 record LoadSettings(List<Integer> ports, List<Integer> standbyPorts, double rate, int seconds, int keys,
-                    double zipfExponent, long seed, int attempts, Path out) {
+                    double zipfExponent, long seed, int attempts, int jvmWarmupSeconds, Path out) {
 
     static final String HOST = "127.0.0.1";
 
@@ -48,6 +50,7 @@ record LoadSettings(List<Integer> ports, List<Integer> standbyPorts, double rate
                 props.doubleIn("load.zipf", 1.0, 0, 5),
                 props.longValue("load.seed", 42),
                 props.intIn("load.attempts", 1, 1, 5),
+                props.intIn("load.jvmWarmupSeconds", 0, 0, 600),
                 Path.of(props.optional("load.out") == null ? "target/load-results/" + scenario : props.optional("load.out")));
     }
 

@@ -27,20 +27,30 @@ public class MigrationSimulation extends Simulation {
 
     /** Seconds at the edges of a step compared: the last ones before a raise, the first ones after. */
     private static final int EDGE_SECONDS = 5;
+    /**
+     * Extra seconds of load after the last step is planned to end: admin calls take time on a busy
+     * machine, and the last step must not run out of load before the controller closes it.
+     */
+    private static final int SLACK_SECONDS = 20;
 
     private final LoadSettings settings = LoadSettings.fromSystemProperties("migration");
     private final MigrationPlan plan = MigrationPlan.fromSystemProperties();
-    private final Timeline timeline = new Timeline(System.currentTimeMillis(), plan.totalSeconds() + 120);
+    private final Timeline timeline = new Timeline(System.currentTimeMillis(), plan.totalSeconds() + SLACK_SECONDS + 120);
     private final MigrationLedger ledger = new MigrationLedger(plan.shares(), settings.keys());
     private final ClusterAdmin admin = new ClusterAdmin(settings.ports());
+    private final MemberPool pool = new MemberPool(settings.ports(), List.of());
+    private volatile long measuredStart;
 
     {
-        MemberPool pool = new MemberPool(settings.ports(), List.of());
         ScenarioBuilder load = scenario("Zipf load under migration")
                 .feed(new ZipfKeys(settings.keys(), settings.zipfExponent(), settings.seed()))
                 .exec(CacheRequests.chain(pool, settings.attempts(), RequestLog.both(RequestLog.of(timeline), ledger)));
 
+        // Before the measured load: set the first share and read the counters once, which also warms
+        // the admin endpoints up, so the step boundaries later cost milliseconds, not seconds.
         ChainBuilder steps = admin.setShare(plan.shares().get(0))
+                .exec(admin.readShadowCounters(plan, c -> { }))
+                .pause(s -> Duration.ofMillis(Math.max(0, measuredStart - System.currentTimeMillis())))
                 .exec(admin.readShadowCounters(plan, c -> ledger.beginStep(0, System.currentTimeMillis(), c)))
                 .pause(Duration.ofSeconds(plan.warmupSeconds()));
         for (int i = 1; i < plan.shares().size(); i++) {
@@ -55,15 +65,17 @@ public class MigrationSimulation extends Simulation {
         steps = steps.exec(admin.readShadowCounters(plan, c -> ledger.finish(System.currentTimeMillis(), c)));
         ScenarioBuilder controller = scenario("migration controller").exec(steps);
 
-        setUp(
-                load.injectOpen(constantUsersPerSec(settings.rate()).during(plan.totalSeconds())),
-                controller.injectOpen(atOnceUsers(1)))
+        setUp(WarmUp.with(settings, pool,
+                load.injectOpen(WarmUp.after(settings,
+                        constantUsersPerSec(settings.rate()).during(plan.totalSeconds() + SLACK_SECONDS))),
+                controller.injectOpen(atOnceUsers(1))))
                 .protocols(Protocols.loopback());
     }
 
     @Override
     public void before() {
-        timeline.startAt(System.currentTimeMillis());
+        measuredStart = WarmUp.measuredStart(settings);
+        timeline.startAt(measuredStart);
     }
 
     @Override

@@ -15,28 +15,38 @@ class RecoveryTest {
         }
     }
 
-    @Test
-    void delayUntilTheWindowIsBackNearTheBaseline() {
+    private static Timeline run(int... hitsPerSecond) {
         Timeline t = new Timeline(T0, 60);
-        int[] hits = {8, 8, 8, 8, 8, 2, 3, 5, 7, 8, 8, 8, 8, 8, 8, 8};
-        for (int s = 0; s < hits.length; s++) {
-            second(t, s, hits[s]);
+        for (int s = 0; s < hitsPerSecond.length; s++) {
+            second(t, s, hitsPerSecond[s]);
         }
+        return t;
+    }
+
+    @Test
+    void delayFromTheEventToTheFirstWindowBackNearTheBaseline() {
+        Timeline t = run(8, 8, 8, 8, 8, 2, 3, 5, 7, 8, 8, 8, 8, 8, 8, 8);
         double baseline = t.window(0, 5).hitRatio();
         assertThat(baseline).isEqualTo(0.8);
-        // Windows of 3 s from second 5: 0.33, 0.5, 0.67, 0.77, 0.8 -> back (>= 0.78) at second 9.
-        assertThat(Recovery.seconds(t, 5, baseline, 0.02, 3, hits.length)).isEqualTo(4);
+        // 3 s windows from second 5: 0.33, 0.5, 0.67, 0.767, 0.8 -> the dip starts at 5, back (>= 0.77) at 9.
+        assertThat(Recovery.seconds(t, 5, baseline, 0.03, 3, 10, 16)).isEqualTo(4);
         assertThat(Recovery.lowest(t.rows(), 5, 16)).isEqualTo(0.2);
     }
 
     @Test
-    void neverRecoveredOrUndefined() {
-        Timeline t = new Timeline(T0, 60);
-        for (int s = 0; s < 10; s++) {
-            second(t, s, s < 5 ? 9 : 1);
-        }
-        assertThat(Recovery.seconds(t, 5, 0.9, 0.02, 3, 10)).isEqualTo(-1);
-        assertThat(Recovery.seconds(t, 5, Double.NaN, 0.02, 3, 10)).isEqualTo(-1);
-        assertThat(Recovery.lowest(t.rows(), 20, 30)).isNaN();
+    void aDipThatStartsLaterCountsFromTheEvent() {
+        // The event at 2 (a JVM starting), hits drop at 6; 2 s windows: 0.55 at 5 (the dip), 0.35, 0.5, 0.7, 0.8 at 9.
+        Timeline t = run(8, 8, 8, 8, 8, 8, 3, 4, 6, 8, 8, 8, 8, 8);
+        assertThat(Recovery.seconds(t, 2, 0.8, 0.03, 2, 8, 14)).isEqualTo(7);
+    }
+
+    @Test
+    void noDipIsZeroAndNoRecoveryIsMinusOne() {
+        Timeline flat = run(8, 8, 8, 8, 8, 8, 8, 8, 8, 8);
+        assertThat(Recovery.seconds(flat, 3, 0.8, 0.03, 3, 5, 10)).isZero();
+        Timeline down = run(9, 9, 9, 9, 9, 1, 1, 1, 1, 1);
+        assertThat(Recovery.seconds(down, 5, 0.9, 0.03, 3, 5, 10)).isEqualTo(-1);
+        assertThat(Recovery.seconds(down, 5, Double.NaN, 0.03, 3, 5, 10)).isEqualTo(-1);
+        assertThat(Recovery.lowest(down.rows(), 20, 30)).isNaN();
     }
 }

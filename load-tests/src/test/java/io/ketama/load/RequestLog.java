@@ -18,6 +18,17 @@ interface RequestLog {
     /** An attempt failed and the request may be retried on another member. */
     void attemptFailed(long epochMillis, int port, String reason);
 
+    /** Forgets everything: for traffic that only warms the JVMs up. */
+    RequestLog NONE = new RequestLog() {
+        @Override
+        public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2, int failovers) {
+        }
+
+        @Override
+        public void attemptFailed(long epochMillis, int port, String reason) {
+        }
+    };
+
     /** Sends every event to both logs, {@code first} first. */
     static RequestLog both(RequestLog first, RequestLog second) {
         return new RequestLog() {

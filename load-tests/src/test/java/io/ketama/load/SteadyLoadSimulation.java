@@ -20,19 +20,20 @@ public class SteadyLoadSimulation extends Simulation {
 
     private final LoadSettings settings = LoadSettings.fromSystemProperties("steady");
     private final Timeline timeline = new Timeline(System.currentTimeMillis(), settings.seconds() + 120);
+    private final MemberPool pool = new MemberPool(settings.ports(), List.of());
 
     {
-        MemberPool pool = new MemberPool(settings.ports(), List.of());
         ScenarioBuilder load = scenario("steady Zipf load")
                 .feed(new ZipfKeys(settings.keys(), settings.zipfExponent(), settings.seed()))
                 .exec(CacheRequests.chain(pool, settings.attempts(), RequestLog.of(timeline)));
-        setUp(load.injectOpen(constantUsersPerSec(settings.rate()).during(settings.seconds())))
+        setUp(WarmUp.with(settings, pool,
+                load.injectOpen(WarmUp.after(settings, constantUsersPerSec(settings.rate()).during(settings.seconds())))))
                 .protocols(Protocols.loopback());
     }
 
     @Override
     public void before() {
-        timeline.startAt(System.currentTimeMillis());
+        timeline.startAt(WarmUp.measuredStart(settings));
     }
 
     @Override

@@ -15,15 +15,24 @@ import java.util.SplittableRandom;
  */
 final class ZipfKeys implements Iterator<Map<String, Object>> {
 
+    static final String KEY_PREFIX = "item-";
+
     private final double[] cumulative;
     private final SplittableRandom random;
+    private final String prefix;
+
+    /** Keys {@code item-1} … {@code item-<keyCount>}. */
+    ZipfKeys(int keyCount, double exponent, long seed) {
+        this(keyCount, exponent, seed, KEY_PREFIX);
+    }
 
     /**
      * @param keyCount number of distinct keys, at least 1
      * @param exponent the skew s, above 0
      * @param seed     seed of the draws
+     * @param prefix   text before the rank in every key (another prefix, another key set)
      */
-    ZipfKeys(int keyCount, double exponent, long seed) {
+    ZipfKeys(int keyCount, double exponent, long seed, String prefix) {
         if (keyCount < 1) {
             throw new IllegalArgumentException("key count must be >= 1, was " + keyCount);
         }
@@ -42,6 +51,7 @@ final class ZipfKeys implements Iterator<Map<String, Object>> {
         // Rounding may leave the last bucket a hair below 1; a draw of 0.99999... must still land.
         cumulative[keyCount - 1] = 1.0;
         this.random = new SplittableRandom(seed);
+        this.prefix = prefix;
     }
 
     int keyCount() {
@@ -61,9 +71,9 @@ final class ZipfKeys implements Iterator<Map<String, Object>> {
         return (i >= 0 ? i : -i - 1) + 1;
     }
 
-    /** The text of the key of {@code rank}: short, URL-safe, and distinct per rank. */
+    /** The text of the key of {@code rank} in the default key set: short, URL-safe, distinct per rank. */
     static String keyOf(int rank) {
-        return "item-" + rank;
+        return KEY_PREFIX + rank;
     }
 
     @Override
@@ -75,6 +85,6 @@ final class ZipfKeys implements Iterator<Map<String, Object>> {
     @Override
     public Map<String, Object> next() {
         int rank = nextRank();
-        return Map.of("key", keyOf(rank), "rank", rank);
+        return Map.of("key", prefix + rank, "rank", rank);
     }
 }
