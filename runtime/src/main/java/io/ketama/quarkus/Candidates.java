@@ -1,64 +1,40 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
-import io.ketama.core.KetamaRing;
+import io.ketama.core.FeatureRings;
 
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The failover order of one key, computed on first access: distinct (qualifying) members in ring
+ * The failover order of one key, computed on first access: distinct qualifying members in ring
  * order from the key's position. A caller that only reads the owner never walks the ring.
  * Unmodifiable; the computed list is immutable, so a racy first access is harmless.
  */
 final class Candidates extends AbstractList<Member> {
 
-    private final KetamaRing<Member> ring;
+    private final FeatureRings<Member> rings;
     private final int hash;
-    private final boolean[] qualifying;
+    private final Set<String> required;
     private List<Member> members;
 
-    /** @param qualifying node indices allowed (feature-constrained), or null for every node */
-    Candidates(KetamaRing<Member> ring, int hash, boolean[] qualifying) {
-        this.ring = ring;
+    Candidates(FeatureRings<Member> rings, int hash, Set<String> required) {
+        this.rings = rings;
         this.hash = hash;
-        this.qualifying = qualifying;
+        this.required = required;
     }
 
     private List<Member> members() {
         List<Member> m = members;
         if (m == null) {
-            m = walk();
+            List<Member> out = new ArrayList<>();
+            rings.failoverForHash(hash, required).forEachRemaining(node -> out.add(node.payload()));
+            m = List.copyOf(out);
             members = m;
         }
         return m;
-    }
-
-    private List<Member> walk() {
-        int pos = ring.position(hash);
-        if (pos < 0) {
-            return List.of();
-        }
-        int count = ring.pointCount();
-        int nodes = ring.nodeCount();
-        boolean[] seen = new boolean[nodes];
-        int seenCount = 0;
-        List<Member> out = new ArrayList<>();
-        for (int step = 0; step < count && seenCount < nodes; step++) {
-            int node = ring.nodeIndexAt(pos);
-            if (!seen[node]) {
-                seen[node] = true;
-                seenCount++;
-                if (qualifying == null || qualifying[node]) {
-                    out.add(ring.node(node).payload());
-                }
-            }
-            if (++pos == count) {
-                pos = 0;
-            }
-        }
-        return List.copyOf(out);
     }
 
     @Override

@@ -36,8 +36,9 @@ final class KetamaMetrics {
         this.registry = registry;
     }
 
-    /** Registers the start-up meters; gauges read the current snapshot and migration through the suppliers. */
-    void bind(Supplier<RingSnapshot> snapshot, Supplier<MigrationRouter> migration) {
+    /** Registers the start-up meters; gauges read the current state and migration through the suppliers. */
+    void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration) {
+        Supplier<RingSnapshot> snapshot = () -> state.get().snapshot;
         rebuilds = Timer.builder("ketama.rebuilds").description("Ring rebuilds and how long they took").register(registry);
         shadowSelections = Counter.builder("ketama.shadow.selections")
                 .description("Selections also computed on the other ring (shadow mode)").register(registry);
@@ -54,6 +55,10 @@ final class KetamaMetrics {
                     .tag("version", v.label()).description("Points on the ring").strongReference(true).register(registry);
             Gauge.builder("ketama.ring.bytes", snapshot, s -> s.get().rings().get(v).bytes())
                     .tag("version", v.label()).baseUnit("bytes").description("Bytes the ring's points retain")
+                    .strongReference(true).register(registry);
+            Gauge.builder("ketama.ring.feature", state, s -> s.get().rings(v).retainedBytes() - s.get().rings(v).ring().retainedBytes())
+                    .tag("version", v.label()).baseUnit("bytes")
+                    .description("Bytes feature-constrained lookups add to the ring (masks, plans, materialised rings)")
                     .strongReference(true).register(registry);
         }
         Gauge.builder("ketama.members", snapshot, s -> s.get().members().size())

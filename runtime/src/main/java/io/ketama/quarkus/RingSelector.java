@@ -5,7 +5,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.Crc32;
-import io.ketama.core.KetamaRing;
+import io.ketama.core.FeatureRings;
 import io.ketama.core.RingVersion;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
@@ -80,7 +80,7 @@ public class RingSelector {
         metrics = new KetamaMetrics(registry);
         RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
         state = new RingState(empty, metrics.selectionCounters(empty), metrics);
-        metrics.bind(() -> state.snapshot, () -> router);
+        metrics.bind(() -> state, () -> router);
         rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
         listenerId = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
@@ -151,12 +151,16 @@ public class RingSelector {
         return select(Crc32.hash(Objects.requireNonNull(key, "key")), Set.of());
     }
 
-    /** The owner of the UTF-8 bytes of {@code key} among the members that have every feature in {@code requiredFeatures}. */
+    /**
+     * The owner of the UTF-8 bytes of {@code key} among the members that have every feature in
+     * {@code requiredFeatures} (a set naming a feature no member has: no owner). The set is read
+     * again when {@link Selection#candidates()} is first read: pass one that does not change.
+     */
     public Selection select(String key, Set<String> requiredFeatures) {
         return select(Crc32.hashUtf8(Objects.requireNonNull(key, "key")), Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
     }
 
-    /** The owner of {@code key} among the members that have every feature in {@code requiredFeatures}. */
+    /** {@link #select(String, Set)} for the bytes of {@code key}. */
     public Selection select(byte[] key, Set<String> requiredFeatures) {
         return select(Crc32.hash(Objects.requireNonNull(key, "key")), Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
     }
@@ -165,26 +169,18 @@ public class RingSelector {
         RingState s = state;
         MigrationRouter r = router;
         RingVersion version = r.versionFor(hash);
-        boolean[] qualifying = null;
-        int owner;
-        if (required.isEmpty()) {
-            owner = s.ring(version).nodeIndexForHash(hash);
-        } else {
-            qualifying = s.features.qualifying(required);
-            owner = qualifying == null ? -1 : FeatureFilter.ownerIndex(s.ring(version), hash, qualifying);
-        }
+        FeatureRings<Member> rings = s.rings(version);
+        int owner = required.isEmpty() ? rings.ring().nodeIndexForHash(hash) : rings.nodeIndexForHash(hash, required);
         s.count(version, owner);
         if (r.shadow()) {
-            RingVersion other = version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1;
-            int otherOwner = required.isEmpty() ? s.ring(other).nodeIndexForHash(hash)
-                    : qualifying == null ? -1 : FeatureFilter.ownerIndex(s.ring(other), hash, qualifying);
+            FeatureRings<Member> other = s.rings(version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1);
+            int otherOwner = required.isEmpty() ? other.ring().nodeIndexForHash(hash) : other.nodeIndexForHash(hash, required);
             metrics.shadow(otherOwner != owner); // node indices are shared by both rings of a snapshot
         }
         if (owner < 0) {
             return new Selection(null, version, List.of());
         }
-        KetamaRing<Member> ring = s.ring(version);
-        return new Selection(ring.node(owner).payload(), version, new Candidates(ring, hash, qualifying));
+        return new Selection(rings.ring().node(owner).payload(), version, new Candidates(rings, hash, required));
     }
 
     /** The rings in use now and what they were built from. */

@@ -2,6 +2,8 @@ package io.ketama.quarkus.deployment;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.core.Crc32;
+import io.ketama.core.FeatureRings;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.RingVersion;
 import io.ketama.quarkus.HashStyle;
@@ -128,11 +130,7 @@ class AgreementTest {
     /** A peer's failover order for {@code key} among the members with every {@code required} feature. */
     private static List<Member> failover(KetamaRing<Member> ring, String key, Set<String> required) {
         List<Member> out = new ArrayList<>();
-        ring.failover(key).forEachRemaining(n -> {
-            if (n.hasAll(required)) {
-                out.add(n.payload());
-            }
-        });
+        FeatureRings.of(ring).failoverForHash(Crc32.hashUtf8(key), required).forEachRemaining(n -> out.add(n.payload()));
         return out;
     }
 

@@ -2,6 +2,8 @@ package io.ketama.quarkus.deployment;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.core.Crc32;
+import io.ketama.core.FeatureRings;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
 import io.ketama.quarkus.RingSelector;
@@ -145,11 +147,8 @@ class ConcurrentRebuildTest {
 
     private static List<Member> failover(KetamaRing<Member> ring, byte[] key, Set<String> required) {
         List<Member> out = new ArrayList<>();
-        for (Iterator<Node<Member>> it = ring.failover(key); it.hasNext(); ) {
-            Node<Member> n = it.next();
-            if (n.hasAll(required)) {
-                out.add(n.payload());
-            }
+        for (Iterator<Node<Member>> it = FeatureRings.of(ring).failoverForHash(Crc32.hash(key), required); it.hasNext(); ) {
+            out.add(it.next().payload());
         }
         return out;
     }
