@@ -53,7 +53,7 @@ final class HazelcastConfigs {
         TcpIpConfig tcp = join.getTcpIpConfig();
         if (h.kubernetes()) {
             tcp.setEnabled(false);
-            join.getKubernetesConfig().setEnabled(true);
+            join.getKubernetesConfig().setEnabled(true).setProperty("service-port", Integer.toString(h.port()));
             if (h.serviceDns() != null) {
                 join.getKubernetesConfig().setProperty("service-dns", h.serviceDns());
             }

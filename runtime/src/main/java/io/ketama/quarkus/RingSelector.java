@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Which member of the Hazelcast cluster owns a cache key. Inject it anywhere:
@@ -65,8 +64,8 @@ public class RingSelector {
     private UUID listenerId;
     private Member localMember;
     private long generation;
-    /** Excluded members already warned about (and counted); pruned to the cluster's members. */
-    private final Set<UUID> warned = ConcurrentHashMap.newKeySet();
+    /** Excluded members already warned about (and counted); pruned to the cluster's members; rebuild thread only. */
+    private final Set<UUID> warned = new HashSet<>();
 
     @PostConstruct
     void start() {
