@@ -51,6 +51,28 @@ class SmokeTest {
     }
 
     @Test
+    void everyMeterIsRegisteredAtStartUp() {
+        String body = RestAssured.when().get("/q/metrics").then().statusCode(200).extract().asString();
+        for (String series : new String[] {
+                "ketama_selections_total{member=\"none\",version=\"v1\"}",
+                "ketama_selections_total{member=\"none\",version=\"v2\"}",
+                "ketama_shadow_selections_total ",
+                "ketama_shadow_disagreements_total ",
+                "ketama_rebuilds_seconds_count ",
+                "ketama_rebuilds_seconds_sum ",
+                "ketama_ring_points{version=\"v1\"} 160.0",
+                "ketama_ring_bytes{version=\"v1\"}",
+                "ketama_ring_feature_bytes{version=\"v2\"}",
+                "ketama_members 1.0",
+                "ketama_members_excluded 0.0",
+                "ketama_members_exclusions_total 0.0",
+                "ketama_ring_generation 1.0",
+                "ketama_migration_v2_share 0.0"}) {
+            assertThat(body).contains(series);
+        }
+    }
+
+    @Test
     void healthAndMetricsAreServed() {
         RestAssured.when().get("/q/health/ready").then().statusCode(200).body(containsString("ketama-rings"));
         RestAssured.when().get("/q/health/live").then().statusCode(200).body(containsString("ketama-hazelcast"));
