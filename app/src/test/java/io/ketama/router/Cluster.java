@@ -29,8 +29,13 @@ final class Cluster implements AutoCloseable {
 
     /** Starts a plain member joined to the app's cluster and waits until the app's rings include it. */
     TestMember add(Set<String> features) {
+        return add(features, new io.ketama.router.serving.DemoOrigin(Duration.ZERO));
+    }
+
+    /** As {@link #add(Set)}, with {@code origin} behind the member's cache. */
+    TestMember add(Set<String> features, io.ketama.router.serving.Origin origin) {
         int appPort = app.getCluster().getLocalMember().getAddress().getPort();
-        TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null);
+        TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin);
         members.add(m);
         awaitRingSize(1 + liveMembers());
         return m;

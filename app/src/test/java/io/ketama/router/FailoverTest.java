@@ -14,7 +14,10 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -174,5 +177,39 @@ class FailoverTest {
         given().get("/cache/" + key).then().statusCode(200)
                 .header(CacheResource.OWNER, Members.address(app()))
                 .header(CacheResource.CACHE, "HIT");
+    }
+
+    @Test
+    @Order(6)
+    void aForwardThatTakesTooLongTimesOutAndTheNextMemberServes() {
+        CountDownLatch release = new CountDownLatch(1);
+        DemoOrigin demo = new DemoOrigin(Duration.ZERO);
+        TestMember slow = cluster.add(Set.of(), key -> {
+            try {
+                release.await(20, TimeUnit.SECONDS); // far beyond the 1 s forward timeout of the test profile
+            } catch (InterruptedException e) {
+                // a cancelled forward interrupts the member's executor thread, as for any origin fetch
+                Thread.currentThread().interrupt();
+                throw new io.ketama.router.serving.OriginUnavailableException("interrupted", e);
+            }
+            return demo.fetch(key);
+        });
+        try {
+            String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), slow.member()) && is(s.candidates().get(1), app()),
+                    this::fresh);
+            Response r = given().get("/cache/" + key);
+            r.then().statusCode(200)
+                    .header(CacheResource.OWNER, slow.address())
+                    .header(CacheResource.SERVED_BY, Members.address(app()))
+                    .header(CacheResource.FAILOVER, "1");
+            assertThat(r.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+            String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+            assertThat(metrics).containsPattern("ft_timeout_calls_total\\{[^}]*method=\"ketama-forward " + slow.address()
+                    + "\"[^}]*timedOut=\"true\"[^}]*} [12]\\.0");
+            // the worker thread that timed out serves the next request normally: no interrupt left behind
+            given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "HIT");
+        } finally {
+            release.countDown();
+        }
     }
 }

@@ -50,6 +50,12 @@ final class TestMember implements AutoCloseable {
      * at {@code joinPorts} (on 127.0.0.1).
      */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId) {
+        return start(clusterName, joinPorts, features, nodeId, new DemoOrigin(Duration.ZERO));
+    }
+
+    /** As above, with {@code origin} behind the member's cache (a slow one, say). */
+    static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
+                            Origin origin) {
         int port = freePort();
         Config config = new Config();
         config.setClusterName(clusterName);
@@ -69,10 +75,9 @@ final class TestMember implements AutoCloseable {
         MemberAttributes.publish(config, 1, features, "default", nodeId);
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         AtomicInteger fetches = new AtomicInteger();
-        DemoOrigin demo = new DemoOrigin(Duration.ZERO);
         Origin counting = key -> {
             fetches.incrementAndGet();
-            return demo.fetch(key);
+            return origin.fetch(key);
         };
         KeyServer server = new KeyServer(new LocalCache(1 << 20), counting, Members.address(hz.getCluster().getLocalMember()));
         server.registerIn(hz.getUserContext());

@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 
 /**
@@ -25,6 +27,12 @@ public final class Forwarder {
 
     /** The executor service forwards run on (on the target member). */
     public static final String EXECUTOR = "ketama-router-forward";
+
+    /**
+     * Hazelcast's futures do not wake up when the guard's timeout interrupts the waiting thread,
+     * so the wait has its own bound, a little past the guard's: the guard still reports the timeout.
+     */
+    private static final long WAIT_GRACE_MILLIS = 250;
 
     private final HazelcastInstance hazelcast;
     private final ForwardSettings settings;
@@ -84,11 +92,12 @@ public final class Forwarder {
         }
         Future<Served> future = hazelcast.getExecutorService(EXECUTOR).submitToMember(new ForwardCall(key), target);
         try {
-            return future.get();
-        } catch (InterruptedException e) {
-            // the guard's timeout interrupts us: stop waiting for the member
+            return future.get(settings.timeout().toMillis() + WAIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | InterruptedException e) {
             future.cancel(true);
-            Thread.currentThread().interrupt();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt(); // the guard clears it once it has recorded the timeout
+            }
             throw e;
         } catch (ExecutionException e) {
             throw unwrap(e, target);
