@@ -26,7 +26,9 @@ class RouterMetrics {
     RouterMetrics(MeterRegistry registry, RouterRuntime runtime) {
         for (CacheStatus status : CacheStatus.values()) {
             local.put(status, requests(registry, status, "local"));
-            forwarded.put(status, requests(registry, status, "forwarded"));
+            if (status != CacheStatus.BYPASS) { // a bypass is always this member's own fetch
+                forwarded.put(status, requests(registry, status, "forwarded"));
+            }
         }
         failovers = Counter.builder("ketama.router.failovers")
                 .description("Candidate members that failed to serve a key before another served it")
