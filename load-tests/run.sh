@@ -71,6 +71,9 @@ declare -A MEMBER_PID=()    # HTTP port -> PID of the member JVM started on it
 GATLING_PID=""              # session leader of the running Gatling (its process group = its PID)
 
 log() { printf '%s [run.sh] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+# The machine's load when a scenario starts and ends: the members and the load generator share its
+# cores with whatever else runs, and the figures only mean something beside that.
+log_load() { log "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores $1"; }
 die() { log "ERROR: $*"; exit 1; }
 
 # Sends TERM, waits up to $2 seconds, then KILL: for one PID this script started.
@@ -259,9 +262,11 @@ run_steady() {
   dir=$(scenario_dir steady)
   log "=== steady: $RATE req/s for ${STEADY_SECONDS}s, $KEYS keys, Zipf $ZIPF"
   start_cluster "$dir"
+  log_load "as the steady load starts"
   start_gatling SteadyLoadSimulation -Dload.ports="$(IFS=,; echo "${HTTP_PORTS[*]}")" \
     -Dload.seconds="$STEADY_SECONDS" -Dload.out="$dir"
   wait_gatling "$STEADY_SECONDS"
+  log_load "as the steady load ends"
   stop_members
 }
 
@@ -272,12 +277,14 @@ run_migration() {
   log "=== migration: v2 share $SHARES, ${WARMUP_SECONDS}s warm-up, ${STEP_SECONDS}s per step, shadow on"
   start_cluster "$dir" -Dquarkus.ketama.migration.mode=split \
     -Dquarkus.ketama.migration.v2-share="$first_share" -Dquarkus.ketama.migration.shadow=true
+  log_load "as the migration load starts"
   start_gatling MigrationSimulation -Dload.ports="$(IFS=,; echo "${HTTP_PORTS[*]}")" \
     -Dload.shares="$SHARES" -Dload.warmupSeconds="$WARMUP_SECONDS" -Dload.stepSeconds="$STEP_SECONDS" \
     -Dload.out="$dir"
   local steps
   steps=$(tr ',' '\n' <<<"$SHARES" | wc -l)
   wait_gatling $((WARMUP_SECONDS + steps * STEP_SECONDS + 20))
+  log_load "as the migration load ends"
   stop_members
 }
 
@@ -301,6 +308,7 @@ run_churn() {
   log "=== churn: $RATE req/s for ${CHURN_SECONDS}s; kill -9 :$victim_http at ${KILL_AT}s, start :$NEW_HTTP at ${START_AT}s"
   require_free_ports "$NEW_HTTP" "$NEW_HZ"
   start_cluster "$dir"
+  log_load "as the churn load starts"
   : >"$events"
   start_gatling ChurnSimulation -Dload.ports="$(IFS=,; echo "${HTTP_PORTS[*]}")" -Dload.standbyPorts="$NEW_HTTP" \
     -Dload.attempts=3 -Dload.seconds="$CHURN_SECONDS" -Dload.out="$dir" -Dload.events="$events"
@@ -348,6 +356,7 @@ run_churn() {
   done
 
   wait_gatling "$CHURN_SECONDS"
+  log_load "as the churn load ends"
   stop_members
 }
 

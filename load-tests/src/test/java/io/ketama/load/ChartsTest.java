@@ -41,8 +41,8 @@ class ChartsTest {
     void stepChartDrawsPredictedAndObservedBars() throws IOException {
         List<StepResult> results = new ArrayList<>();
         TimelineRow w = new TimelineRow(0, 80, 20, 0, 0, 0, 0, 0, 1, 2, 3);
-        results.add(new StepResult(0, 0, 0, 0, 10, w, Double.NaN, 0.7, new ShadowCounters(60, 100), Double.NaN, 0, 0, 50, 0));
-        results.add(new StepResult(1, 50, 0, 10, 20, w, 0.8, 0.6, new ShadowCounters(60, 100), 0.6, 100, 28, 5, 0));
+        results.add(new StepResult(0, 0, 0, 0, 10, w, Double.NaN, 0.7, new ShadowCounters(60, 100), Double.NaN, 0, 0, 50, 0, 0));
+        results.add(new StepResult(1, 50, 0, 10, 20, w, 0.8, 0.6, new ShadowCounters(60, 100), 0.6, 100, 28, 5, 0, 0));
         Path png = dir.resolve("steps.png");
         StepChart.render(results, png);
 

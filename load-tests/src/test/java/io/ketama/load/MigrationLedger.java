@@ -14,6 +14,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * step {@code i} is then: cold (never answered before), carried (answered in step {@code i−1},
  * so cached at its step-{@code i−1} owner: a miss means the key moved), or stale (last answered
  * before {@code i−1}, not used for the prediction because it may have moved in an earlier step).
+ *
+ * <p>A key is <em>tainted</em> once any request for it failed, bypassed the caches or was served
+ * after a cluster-side failover: the failover member may then hold a second copy, so a later
+ * move to that member would hit and hide the move. Tainted keys are left out of the carried and
+ * moved counts (and counted apart), so a disturbed warm-up does not bias the comparison.
  */
 final class MigrationLedger implements RequestLog {
 
@@ -21,10 +26,12 @@ final class MigrationLedger implements RequestLog {
     private static final int MOVED = 1;
     private static final int COLD = 2;
     private static final int REPEAT_MISSES = 3;
-    private static final int FIELDS = 4;
+    private static final int TAINTED_CARRIED = 4;
+    private static final int FIELDS = 5;
 
     private final List<Integer> shares;
     private final AtomicIntegerArray lastStep;
+    private final AtomicIntegerArray tainted;
     private final AtomicLongArray counts;
     private final long[] startMillis;
     private final ShadowCounters[] counters;
@@ -37,6 +44,7 @@ final class MigrationLedger implements RequestLog {
     MigrationLedger(List<Integer> shares, int keyCount) {
         this.shares = List.copyOf(shares);
         this.lastStep = new AtomicIntegerArray(keyCount + 1);
+        this.tainted = new AtomicIntegerArray(keyCount + 1);
         for (int i = 0; i <= keyCount; i++) {
             lastStep.set(i, -1);
         }
@@ -71,8 +79,14 @@ final class MigrationLedger implements RequestLog {
 
     @Override
     public void finished(long epochMillis, int rank, Outcome outcome, long latencyMillis, boolean servedByV2, int failovers) {
+        if (rank < 0 || rank >= lastStep.length()) {
+            return;
+        }
+        if (outcome == Outcome.ERROR || outcome == Outcome.BYPASS || failovers > 0) {
+            tainted.set(rank, 1);
+        }
         int step = current;
-        if (step < 0 || outcome == Outcome.ERROR || outcome == Outcome.BYPASS || rank < 0 || rank >= lastStep.length()) {
+        if (step < 0 || outcome == Outcome.ERROR || outcome == Outcome.BYPASS) {
             return;   // errors and bypasses cache nothing; answers before the warm-up began are not stepped
         }
         boolean miss = outcome == Outcome.MISS;
@@ -87,9 +101,13 @@ final class MigrationLedger implements RequestLog {
         if (previous == -1) {
             counts.incrementAndGet(base + COLD);
         } else if (previous == step - 1) {
-            counts.incrementAndGet(base + CARRIED);
-            if (miss) {
-                counts.incrementAndGet(base + MOVED);
+            if (tainted.get(rank) != 0) {
+                counts.incrementAndGet(base + TAINTED_CARRIED);
+            } else {
+                counts.incrementAndGet(base + CARRIED);
+                if (miss) {
+                    counts.incrementAndGet(base + MOVED);
+                }
             }
         } else if (previous >= step && miss) {
             counts.incrementAndGet(base + REPEAT_MISSES);
@@ -120,7 +138,7 @@ final class MigrationLedger implements RequestLog {
             out.add(new StepResult(step, shares.get(step), shares.get(Math.max(0, step - 1)), start, end,
                     timeline.window(start, end), before, timeline.window(start, Math.min(end, start + edgeSeconds)).hitRatio(),
                     during, previousRate, counts.get(base + CARRIED), counts.get(base + MOVED),
-                    counts.get(base + COLD), counts.get(base + REPEAT_MISSES)));
+                    counts.get(base + COLD), counts.get(base + REPEAT_MISSES), counts.get(base + TAINTED_CARRIED)));
         }
         return out;
     }

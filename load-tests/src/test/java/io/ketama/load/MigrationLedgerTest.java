@@ -68,6 +68,27 @@ class MigrationLedgerTest {
     }
 
     @Test
+    void keysThatFailedOverAreLeftOutOfTheMoveCount() {
+        Timeline timeline = new Timeline(T0, 100);
+        MigrationLedger ledger = new MigrationLedger(List.of(0, 50), 10);
+        ledger.beginStep(0, T0, new ShadowCounters(0, 0));
+        ledger.finished(T0 + 100, 1, Outcome.MISS, 20, false, 1);   // served after a failover: maybe two copies
+        ledger.finished(T0 + 200, 2, Outcome.MISS, 20, false, 0);
+        ledger.finished(T0 + 300, 3, Outcome.ERROR, -1, false, 0);  // the server may have cached it anyway
+        ledger.finished(T0 + 400, 3, Outcome.MISS, 20, false, 0);
+        ledger.beginStep(1, T0 + 10_000, new ShadowCounters(5, 10));
+        ledger.finished(T0 + 10_100, 1, Outcome.HIT, 1, true, 0);
+        ledger.finished(T0 + 10_200, 2, Outcome.MISS, 20, true, 0);
+        ledger.finished(T0 + 10_300, 3, Outcome.HIT, 1, true, 0);
+        ledger.finish(T0 + 20_000, new ShadowCounters(10, 20));
+
+        StepResult step = ledger.results(timeline, 5).get(1);
+        assertThat(step.carriedKeys()).isEqualTo(1);
+        assertThat(step.movedMisses()).isEqualTo(1);
+        assertThat(step.taintedCarried()).isEqualTo(2);
+    }
+
+    @Test
     void stepsMustBeBegunInOrder() {
         MigrationLedger ledger = new MigrationLedger(List.of(0, 10), 10);
         assertThatThrownBy(() -> ledger.beginStep(1, T0, ShadowCounters.ZERO)).hasMessageContaining("step 1 begun after step -1");

@@ -111,6 +111,8 @@ public class MigrationSimulation extends Simulation {
                     .putRatio(p + "predicted_moved", r.predictedMovedFraction())
                     .putRatio(p + "observed_moved", r.observedMovedFraction())
                     .put(p + "moved_of_carried", r.movedMisses() + "/" + r.carriedKeys())
+                    .put(p + "tainted_carried_left_out", r.taintedCarried())
+                    .put(p + "cluster_failovers", r.window().failovers())
                     .putRatio(p + "v2_ratio", r.window().v2Ratio());
         }
         List<String> problems = admin.problems();

@@ -18,15 +18,17 @@ package io.ketama.load;
  * @param hitRatioFirstSeconds hit ratio in the first seconds of this step
  * @param shadow               shadow counters accumulated during the step
  * @param previousRate         disagreement rate measured during the previous step (NaN for step 0)
- * @param carriedKeys          distinct carried keys requested in this step
+ * @param carriedKeys          distinct carried keys requested in this step (untainted ones)
  * @param movedMisses          carried keys whose first request in this step missed
  * @param coldRequests         answered requests for keys never requested before
  * @param repeatMisses         misses of keys already answered earlier in the same step
+ * @param taintedCarried       carried keys left out because a failure or failover may have cached
+ *                             them at a second member (see {@link MigrationLedger})
  */
 record StepResult(int step, int sharePercent, int previousSharePercent, int startSecond, int endSecond,
                   TimelineRow window, double hitRatioBefore, double hitRatioFirstSeconds,
                   ShadowCounters shadow, double previousRate, long carriedKeys, long movedMisses,
-                  long coldRequests, long repeatMisses) {
+                  long coldRequests, long repeatMisses, long taintedCarried) {
 
     /** Share of carried keys that moved, as predicted by the previous step's disagreement rate. */
     double predictedMovedFraction() {

@@ -10,7 +10,8 @@ final class StepsCsv {
     static final String HEADER = "step,v2_share_pct,previous_share_pct,start_second,end_second,requests,hits,misses,errors,"
             + "hit_ratio,hit_ratio_before,hit_ratio_first_seconds,v2_ratio,p50_ms,p95_ms,p99_ms,"
             + "shadow_disagreements,shadow_selections,disagreement_rate,previous_disagreement_rate,"
-            + "predicted_moved_fraction,carried_keys,moved_misses,observed_moved_fraction,cold_requests,repeat_misses";
+            + "predicted_moved_fraction,carried_keys,moved_misses,observed_moved_fraction,cold_requests,repeat_misses,"
+            + "tainted_carried_keys,cluster_failovers";
 
     private StepsCsv() {
     }
@@ -46,7 +47,9 @@ final class StepsCsv {
                     Long.toString(r.movedMisses()),
                     TimelineCsv.ratio(r.observedMovedFraction()),
                     Long.toString(r.coldRequests()),
-                    Long.toString(r.repeatMisses())));
+                    Long.toString(r.repeatMisses()),
+                    Long.toString(r.taintedCarried()),
+                    Long.toString(w.failovers())));
         }
         TimelineCsv.writeLines(file, lines);
     }
