@@ -36,6 +36,8 @@ final class MigrationLedger implements RequestLog {
     private final long[] startMillis;
     private final ShadowCounters[] counters;
     private volatile int current = -1;
+    /** Set by {@link #finish}: answers after the last step (the load's slack) are not counted. */
+    private volatile boolean finished;
 
     /**
      * @param shares   v2 share of each step (step 0 is the warm-up)
@@ -70,6 +72,7 @@ final class MigrationLedger implements RequestLog {
     synchronized void finish(long epochMillis, ShadowCounters atEnd) {
         startMillis[shares.size()] = epochMillis;
         counters[shares.size()] = atEnd;
+        finished = true;
     }
 
     /** The step under way, -1 before the first. */
@@ -86,8 +89,8 @@ final class MigrationLedger implements RequestLog {
             tainted.set(rank, 1);
         }
         int step = current;
-        if (step < 0 || outcome == Outcome.ERROR || outcome == Outcome.BYPASS) {
-            return;   // errors and bypasses cache nothing; answers before the warm-up began are not stepped
+        if (step < 0 || finished || outcome == Outcome.ERROR || outcome == Outcome.BYPASS) {
+            return;   // errors and bypasses cache nothing; answers outside the steps are not stepped
         }
         boolean miss = outcome == Outcome.MISS;
         int previous;

@@ -35,6 +35,8 @@ class MigrationLedgerTest {
         log.finished(T0 + 20_100, 3, Outcome.MISS, 20, true, 0);  // stale: last answered in step 0
         log.finished(T0 + 20_200, 1, Outcome.MISS, 20, true, 0);  // carried, moved
         ledger.finish(T0 + 30_000, new ShadowCounters(150, 300));
+        log.finished(T0 + 30_100, 7, Outcome.MISS, 20, true, 0);  // after the last step: not counted
+        log.finished(T0 + 30_200, 2, Outcome.MISS, 20, true, 0);
 
         List<StepResult> results = ledger.results(timeline, 10);
         assertThat(results).hasSize(3);
@@ -61,6 +63,7 @@ class MigrationLedgerTest {
         assertThat(ten.hitRatioBefore()).isEqualTo(0.2);   // 1 hit of 5 answers: the bypass counts against it
 
         StepResult fifty = results.get(2);
+        assertThat(fifty.coldRequests()).isZero();
         assertThat(fifty.carriedKeys()).isEqualTo(1);
         assertThat(fifty.movedMisses()).isEqualTo(1);
         assertThat(fifty.predictedMovedFraction()).isCloseTo(0.40 * 0.5, within(1e-12));

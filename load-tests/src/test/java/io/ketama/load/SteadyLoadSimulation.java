@@ -43,6 +43,15 @@ public class SteadyLoadSimulation extends Simulation {
         int half = settings.seconds() / 2;
         TimelineRow all = timeline.window(0, end);
         TimelineRow warm = timeline.window(half, end);
+        // What one ideal cache would hit on the same key sequence: arrivals are evenly spaced, so
+        // second s holds requests s·rate+1 … (s+1)·rate.
+        ZipfKeys theory = new ZipfKeys(settings.keys(), settings.zipfExponent(), settings.seed());
+        long rate = Math.round(settings.rate());
+        double[] ideal = new double[end];
+        for (int s = 0; s < end; s++) {
+            ideal[s] = s < settings.seconds() ? theory.idealHitRatio(s * rate + 1, (s + 1) * rate + 1) : Double.NaN;
+        }
+        long total = (long) settings.seconds() * rate;
         Summary summary = new Summary("steady")
                 .put("members", settings.ports())
                 .put("rate_per_s", settings.rate())
@@ -50,8 +59,10 @@ public class SteadyLoadSimulation extends Simulation {
                 .put("keys", settings.keys())
                 .put("zipf_exponent", settings.zipfExponent())
                 .putWindow("all_", all)
+                .putRatio("all_ideal_single_cache_hit_ratio", theory.idealHitRatio(1, total + 1))
                 .put("warm_from_second", half)
-                .putWindow("warm_", warm);
+                .putWindow("warm_", warm)
+                .putRatio("warm_ideal_single_cache_hit_ratio", theory.idealHitRatio(half * rate + 1, total + 1));
         timeline.failureReasons().forEach((reason, n) -> summary.put("failed[" + reason + "]", n));
         summary.write(settings.out().resolve("summary.csv"));
         summary.print();
@@ -61,6 +72,7 @@ public class SteadyLoadSimulation extends Simulation {
                         "%.0f req/s for %d s, %d keys, Zipf s=%.2f; overall hit ratio %.1f%%, second half %.1f%%; p50/p95/p99 %d/%d/%d ms; %d errors",
                         settings.rate(), settings.seconds(), settings.keys(), settings.zipfExponent(),
                         100 * all.hitRatio(), 100 * warm.hitRatio(), all.p50(), all.p95(), all.p99(), all.errors()),
-                rows, List.of(new Marker(half, "second half (warm)")), settings.out().resolve("timeline.png"));
+                rows, List.of(new Marker(half, "second half (warm)")), ideal, "one ideal cache (theory)",
+                settings.out().resolve("timeline.png"));
     }
 }

@@ -41,6 +41,7 @@ final class TimelineChart {
     private static final Color P95 = new Color(0xFF7F0E);
     private static final Color P99 = new Color(0xD62728);
     private static final Color MARKER = new Color(0x7B3294);
+    private static final Color REFERENCE = new Color(0x202020);
 
     private record Panel(int x, int y, int width, int height) {
     }
@@ -50,6 +51,15 @@ final class TimelineChart {
 
     /** Renders {@code rows} (one per second) with {@code markers} into {@code png}. */
     static void render(String title, String subtitle, List<TimelineRow> rows, List<Marker> markers, Path png) {
+        render(title, subtitle, rows, markers, null, null, png);
+    }
+
+    /**
+     * As {@link #render(String, String, List, List, Path)}, with a reference hit ratio per second
+     * ({@code reference[second]}, NaN where undefined) drawn dashed in the hit ratio panel.
+     */
+    static void render(String title, String subtitle, List<TimelineRow> rows, List<Marker> markers,
+                       double[] reference, String referenceLabel, Path png) {
         System.setProperty("java.awt.headless", "true");
         int height = 980;
         BufferedImage image = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
@@ -72,7 +82,7 @@ final class TimelineChart {
             Panel rate = new Panel(LEFT, 420, plotWidth, 220);
             Panel latency = new Panel(LEFT, 690, plotWidth, 220);
 
-            drawRatioPanel(g, ratio, rows, seconds);
+            drawRatioPanel(g, ratio, rows, seconds, reference, referenceLabel);
             drawRatePanel(g, rate, rows, seconds);
             drawLatencyPanel(g, latency, rows, seconds);
             drawMarkers(g, List.of(ratio, rate, latency), markers, seconds);
@@ -91,7 +101,8 @@ final class TimelineChart {
         }
     }
 
-    private static void drawRatioPanel(Graphics2D g, Panel p, List<TimelineRow> rows, int seconds) {
+    private static void drawRatioPanel(Graphics2D g, Panel p, List<TimelineRow> rows, int seconds,
+                                       double[] reference, String referenceLabel) {
         boolean anyV2 = rows.stream().anyMatch(r -> r.v2() > 0);
         frame(g, p, anyV2 ? "hit ratio and share of answers served by the v2 ring (%)" : "hit ratio (%)");
         for (int pct = 0; pct <= 100; pct += 20) {
@@ -102,8 +113,37 @@ final class TimelineChart {
         if (anyV2) {
             polyline(g, p, rows, seconds, r -> 100 * r.v2Ratio(), v -> yLinear(p, v, 100), V2, 1.6f);
         }
-        legend(g, p, anyV2 ? new String[] {"hit ratio", "served by v2"} : new String[] {"hit ratio"},
-                anyV2 ? new Color[] {HIT_RATIO, V2} : new Color[] {HIT_RATIO});
+        List<String> labels = new java.util.ArrayList<>(List.of("hit ratio"));
+        List<Color> colors = new java.util.ArrayList<>(List.of(HIT_RATIO));
+        if (anyV2) {
+            labels.add("served by v2");
+            colors.add(V2);
+        }
+        if (reference != null) {
+            Path2D.Double path = new Path2D.Double();
+            boolean penDown = false;
+            for (int s = 0; s < reference.length && s < seconds; s++) {
+                if (Double.isNaN(reference[s])) {
+                    penDown = false;
+                    continue;
+                }
+                double x = xOf(p, s + 0.5, seconds);
+                double y = yLinear(p, 100 * reference[s], 100);
+                if (penDown) {
+                    path.lineTo(x, y);
+                } else {
+                    path.moveTo(x, y);
+                    penDown = true;
+                }
+            }
+            g.setColor(REFERENCE);
+            g.setStroke(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10, new float[] {7, 5}, 0));
+            g.draw(path);
+            g.setStroke(new BasicStroke(1));
+            labels.add(referenceLabel);
+            colors.add(REFERENCE);
+        }
+        legend(g, p, labels.toArray(String[]::new), colors.toArray(Color[]::new));
     }
 
     private static void drawRatePanel(Graphics2D g, Panel p, List<TimelineRow> rows, int seconds) {

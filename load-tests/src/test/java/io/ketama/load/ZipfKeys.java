@@ -63,6 +63,27 @@ final class ZipfKeys implements Iterator<Map<String, Object>> {
         return cumulative[rank - 1] - (rank == 1 ? 0 : cumulative[rank - 2]);
     }
 
+    /**
+     * The hit ratio one ideal cache (unbounded, never expiring, shared by every request) would
+     * have over requests {@code from} to {@code to − 1} (1-based) of this key sequence: request t
+     * hits when its key was drawn among the t − 1 before, so the expected hits are
+     * {@code Σ_k Σ_t p_k (1 − (1 − p_k)^(t−1))}, summed in closed form per key. A cluster whose
+     * routing sends every key to exactly one member matches it; one that spreads a key over
+     * several members falls below it.
+     */
+    double idealHitRatio(long from, long to) {
+        if (from < 1 || to <= from) {
+            throw new IllegalArgumentException("requests must satisfy 1 <= from < to, were " + from + ", " + to);
+        }
+        double hits = 0;
+        for (int r = 1; r <= cumulative.length; r++) {
+            double p = probability(r);
+            double q = 1 - p;
+            hits += p * (to - from) - (Math.pow(q, from - 1) - Math.pow(q, to - 1));
+        }
+        return hits / (to - from);
+    }
+
     /** The next key's rank, from 1 (the most popular) to {@link #keyCount()}. */
     synchronized int nextRank() {
         double u = random.nextDouble();

@@ -66,6 +66,24 @@ class ZipfKeysTest {
     }
 
     @Test
+    void idealHitRatioMatchesASimulatedCache() {
+        ZipfKeys theory = new ZipfKeys(500, 1.0, 1);
+        ZipfKeys draws = new ZipfKeys(500, 1.0, 99);
+        java.util.Set<Integer> cache = new java.util.HashSet<>();
+        int hits = 0;
+        int requests = 20_000;
+        for (int i = 0; i < requests; i++) {
+            if (!cache.add(draws.nextRank())) {
+                hits++;
+            }
+        }
+        assertThat(hits / (double) requests).isCloseTo(theory.idealHitRatio(1, requests + 1), within(0.01));
+        assertThat(theory.idealHitRatio(1, 2)).isCloseTo(0.0, within(1e-12));   // the first request always misses
+        assertThat(theory.idealHitRatio(1_000_000, 1_000_100)).isCloseTo(1.0, within(1e-6));
+        assertThatThrownBy(() -> theory.idealHitRatio(0, 5)).hasMessageContaining("1 <= from < to");
+    }
+
+    @Test
     void rejectsNonsense() {
         assertThatThrownBy(() -> new ZipfKeys(0, 1.0, 1)).hasMessageContaining("key count must be >= 1, was 0");
         assertThatThrownBy(() -> new ZipfKeys(10, 0, 1)).hasMessageContaining("Zipf exponent must be a finite number above 0");
