@@ -9,6 +9,7 @@ import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginUnavailableException;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -190,7 +191,7 @@ class FailoverTest {
             } catch (InterruptedException e) {
                 // a cancelled forward interrupts the member's executor thread, as for any origin fetch
                 Thread.currentThread().interrupt();
-                throw new io.ketama.router.serving.OriginUnavailableException("interrupted", e);
+                throw new OriginUnavailableException("interrupted", e);
             }
             return demo.fetch(key);
         });
@@ -211,5 +212,22 @@ class FailoverTest {
         } finally {
             release.countDown();
         }
+    }
+
+    @Test
+    @Order(7)
+    void anOriginThatGivesNoAnswerIsA502AndNotTheMembersFault() {
+        TestMember cutOff = cluster.add(Set.of(), key -> {
+            throw new OriginUnavailableException("origin http://origin.invalid refused the connection", null);
+        });
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), cutOff.member()), this::fresh);
+        // more requests than the breaker's window: it must stay closed, or the next member would answer 200
+        for (int i = 0; i < 4; i++) {
+            given().get("/cache/" + key).then().statusCode(502)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .body("type", org.hamcrest.Matchers.equalTo("urn:ketama-router:problem:origin-unavailable"))
+                    .body("detail", org.hamcrest.Matchers.containsString("refused the connection"));
+        }
+        assertThat(cutOff.cached(key)).isNull();
     }
 }
