@@ -9,6 +9,9 @@ import io.smallrye.faulttolerance.api.TypedGuard;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
@@ -29,8 +32,9 @@ public final class Forwarder {
     public static final String EXECUTOR = "ketama-router-forward";
 
     /**
-     * Hazelcast's futures do not wake up when the guard's timeout interrupts the waiting thread,
-     * so the wait has its own bound, a little past the guard's: the guard still reports the timeout.
+     * Hazelcast's own {@code Future.get} does not wake up when the guard's timeout interrupts the
+     * waiting thread, so the wait is on a plain {@link CompletableFuture} fed by the invocation,
+     * which does; and, should that ever not hold, bounded a little past the guard's timeout.
      */
     private static final long WAIT_GRACE_MILLIS = 250;
 
@@ -92,7 +96,7 @@ public final class Forwarder {
         }
         Future<Served> future = hazelcast.getExecutorService(EXECUTOR).submitToMember(new ForwardCall(key), target);
         try {
-            return future.get(settings.timeout().toMillis() + WAIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            return interruptible(future).get(settings.timeout().toMillis() + WAIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException | InterruptedException e) {
             future.cancel(true);
             if (e instanceof InterruptedException) {
@@ -104,8 +108,28 @@ public final class Forwarder {
         }
     }
 
+    /** A future whose {@code get} an interrupt ends, completed when {@code future} is. */
+    @SuppressWarnings("unchecked")
+    private static Future<Served> interruptible(Future<Served> future) {
+        if (!(future instanceof CompletionStage<?> stage)) {
+            return future;
+        }
+        CompletableFuture<Served> answer = new CompletableFuture<>();
+        ((CompletionStage<Served>) stage).whenComplete((value, failure) -> {
+            if (failure != null) {
+                answer.completeExceptionally(failure);
+            } else {
+                answer.complete(value);
+            }
+        });
+        return answer;
+    }
+
     private static Exception unwrap(ExecutionException e, Member target) {
         Throwable cause = e.getCause();
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
         if (cause instanceof TargetNotMemberException || cause instanceof MemberLeftException) {
             return new MemberGoneException("member " + Members.address(target) + " left during the forward: " + cause.getMessage());
         }
