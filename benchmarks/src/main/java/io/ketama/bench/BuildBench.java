@@ -17,10 +17,14 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** Time to build each ring of the table from its node list (point generation, sort, collisions, table). */
+/**
+ * Time to build each ring of the table from its node list (point generation, sort, collisions,
+ * table). A build runs its loops few times per call, so the JIT needs a long warm-up (6 s) before
+ * the compiled code is measured.
+ */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 4, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Warmup(iterations = 12, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 10, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Fork(1)
 @State(Scope.Benchmark)

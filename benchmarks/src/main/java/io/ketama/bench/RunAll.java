@@ -28,8 +28,9 @@ import org.openjdk.jmh.util.Statistics;
  * {@code summary.md} (the comparison table against pingora-ketama 0.8.0).
  *
  * <p>The machines are shared and noisy, so each ring's lookups run back to back with their
- * baselines (floor, TreeMap) and comparisons use the <b>median</b> of the measurement iterations,
- * which a burst of load from another process moves less than the mean.
+ * baselines (floor, TreeMap), every benchmark also reports the CPU time its threads used per
+ * operation ({@link CpuTimeProfiler}), and comparisons use <b>medians</b> of the measurement
+ * iterations, which a burst of load from another process moves less than the mean.
  *
  * <p>{@code -Dbench.quick=true} runs one short iteration of everything, to check the pipeline.
  */
@@ -40,7 +41,7 @@ public final class RunAll {
 
     /** One benchmark result, flattened. */
     record Row(String group, String benchmark, String params, String mode, String unit, double mean, double error,
-               double median, double min, double max, double allocPerOp) {
+               double median, double min, double max, double allocPerOp, double cpuMedian, double cpuMin) {
     }
 
     private final Path dir;
@@ -77,6 +78,7 @@ public final class RunAll {
                 .include(include)
                 .forks(1)
                 .addProfiler(GCProfiler.class)
+                .addProfiler(CpuTimeProfiler.class)
                 .resultFormat(ResultFormatType.JSON)
                 .result(dir.resolve("jmh-" + name + ".json").toString());
         params.forEach(o::param);
@@ -95,9 +97,15 @@ public final class RunAll {
         Result<?> primary = r.getPrimaryResult();
         Statistics s = primary.getStatistics();
         double alloc = Double.NaN;
+        double cpuMedian = Double.NaN;
+        double cpuMin = Double.NaN;
         for (Map.Entry<String, Result> e : r.getSecondaryResults().entrySet()) {
             if (e.getKey().endsWith("gc.alloc.rate.norm")) {
                 alloc = e.getValue().getScore();
+            }
+            if (e.getKey().endsWith("cpu.time.per.op")) {
+                cpuMedian = e.getValue().getStatistics().getPercentile(50);
+                cpuMin = e.getValue().getStatistics().getMin();
             }
         }
         Map<String, String> ps = new LinkedHashMap<>();
@@ -109,14 +117,17 @@ public final class RunAll {
             ps.put("threads", Integer.toString(p.getThreads()));
         }
         return new Row(group, bench, ps.toString().replace(", ", ";"), p.getMode().shortLabel(), primary.getScoreUnit(),
-                s.getMean(), s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN, s.getPercentile(50), s.getMin(), s.getMax(), alloc);
+                s.getMean(), s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN, s.getPercentile(50), s.getMin(), s.getMax(), alloc,
+                cpuMedian, cpuMin);
     }
 
     private void writeCsv() throws IOException {
-        StringBuilder sb = new StringBuilder("group,benchmark,params,mode,unit,mean,error_99.9,median,min,max,alloc_bytes_per_op\n");
+        StringBuilder sb = new StringBuilder("group,benchmark,params,mode,unit,mean,error_99.9,median,min,max,alloc_bytes_per_op,"
+                + "cpu_ns_per_op_median,cpu_ns_per_op_min\n");
         for (Row r : rows) {
-            sb.append(String.format(Locale.ROOT, "%s,%s,\"%s\",%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f%n", r.group(), r.benchmark(),
-                    r.params(), r.mode(), r.unit(), r.mean(), r.error(), r.median(), r.min(), r.max(), r.allocPerOp()));
+            sb.append(String.format(Locale.ROOT, "%s,%s,\"%s\",%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f%n", r.group(), r.benchmark(),
+                    r.params(), r.mode(), r.unit(), r.mean(), r.error(), r.median(), r.min(), r.max(), r.allocPerOp(),
+                    r.cpuMedian(), r.cpuMin()));
         }
         Files.writeString(dir.resolve("results.csv"), sb.toString());
     }
