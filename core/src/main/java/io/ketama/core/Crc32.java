@@ -69,7 +69,32 @@ public final class Crc32 {
     public static int hashUtf8(CharSequence text) {
         int c = INITIAL;
         int n = text.length();
-        for (int i = 0; i < n; i++) {
+        int i = 0;
+        // ASCII runs, the common case for cache keys, go 8 characters (= 8 bytes) per slicing-by-8 step
+        for (; i + 8 <= n; i += 8) {
+            char c0 = text.charAt(i);
+            char c1 = text.charAt(i + 1);
+            char c2 = text.charAt(i + 2);
+            char c3 = text.charAt(i + 3);
+            char c4 = text.charAt(i + 4);
+            char c5 = text.charAt(i + 5);
+            char c6 = text.charAt(i + 6);
+            char c7 = text.charAt(i + 7);
+            if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) >= 0x80) {
+                break; // the byte-wise loop below takes over from here
+            }
+            c ^= c0 | c1 << 8 | c2 << 16 | c3 << 24;
+            int hi = c4 | c5 << 8 | c6 << 16 | c7 << 24;
+            c = T[7 * 256 + (c & 0xFF)]
+                    ^ T[6 * 256 + ((c >>> 8) & 0xFF)]
+                    ^ T[5 * 256 + ((c >>> 16) & 0xFF)]
+                    ^ T[4 * 256 + (c >>> 24)]
+                    ^ T[3 * 256 + (hi & 0xFF)]
+                    ^ T[2 * 256 + ((hi >>> 8) & 0xFF)]
+                    ^ T[256 + ((hi >>> 16) & 0xFF)]
+                    ^ T[hi >>> 24];
+        }
+        for (; i < n; i++) {
             char ch = text.charAt(i);
             if (ch < 0x80) {
                 c = step(c, ch);

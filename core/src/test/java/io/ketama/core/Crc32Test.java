@@ -70,4 +70,23 @@ class Crc32Test {
             assertThat(Crc32.hashUtf8(s)).isEqualTo(Crc32.hash(s.getBytes(StandardCharsets.UTF_8)));
         }
     }
+
+    /** Long ASCII runs take the 8-characters-at-a-time path; a non-ASCII character anywhere hands over to the byte-wise one. */
+    @Test
+    void hashUtf8OfLongAsciiRunsWithOccasionalNonAscii() {
+        Random random = new Random(12);
+        char[] odd = {'é', '€', '\u0080', '\uD83D', '\uDE00', '\u007F'};
+        for (int t = 0; t < 5_000; t++) {
+            char[] c = new char[random.nextInt(100)];
+            for (int i = 0; i < c.length; i++) {
+                c[i] = (char) (0x20 + random.nextInt(0x5F));
+            }
+            if (c.length > 0 && t % 2 == 0) {
+                c[random.nextInt(c.length)] = odd[random.nextInt(odd.length)];
+            }
+            String s = new String(c);
+            assertThat(Crc32.hashUtf8(s)).as("%s", s).isEqualTo(Crc32.hash(s.getBytes(StandardCharsets.UTF_8)));
+            assertThat(Crc32.hashUtf8(new StringBuilder(s))).isEqualTo(Crc32.hash(s.getBytes(StandardCharsets.UTF_8)));
+        }
+    }
 }
