@@ -84,8 +84,4 @@ class Routing {
         }
         return snapshot;
     }
-
-    RingSelector selector() {
-        return selector;
-    }
 }

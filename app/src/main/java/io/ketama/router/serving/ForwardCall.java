@@ -41,8 +41,4 @@ public final class ForwardCall implements Callable<Served>, Serializable, Hazelc
         }
         return keyServer.serve(key);
     }
-
-    String key() {
-        return key;
-    }
 }

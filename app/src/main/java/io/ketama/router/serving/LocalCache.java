@@ -98,14 +98,6 @@ public final class LocalCache {
         return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null; // join() may be null: a failed fetch
     }
 
-    public void invalidate(String key) {
-        cache.synchronous().invalidate(key);
-    }
-
-    public void invalidateAll() {
-        cache.synchronous().invalidateAll();
-    }
-
     /** Entries cached now. */
     public long size() {
         return cache.synchronous().estimatedSize();

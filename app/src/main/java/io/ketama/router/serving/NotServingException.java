@@ -6,8 +6,4 @@ public final class NotServingException extends IllegalStateException {
     public NotServingException(String message) {
         super(message);
     }
-
-    public NotServingException(String message, Throwable cause) {
-        super(message, cause);
-    }
 }
