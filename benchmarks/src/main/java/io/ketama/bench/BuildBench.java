@@ -2,6 +2,7 @@ package io.ketama.bench;
 
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
+import io.ketama.core.RingVersion;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,8 +20,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Time to build each ring of the table from its node list (point generation, sort, collisions,
- * table). A build runs its loops few times per call, so the JIT needs a long warm-up (6 s) before
- * the compiled code is measured.
+ * table), compiled: the set-up first builds a small ring 20,000 times so that {@code build} and
+ * its callees are compiled by C2, then 6 s of warm-up on the ring measured. Without that, the
+ * first builds in a fresh JVM run interpreted and C1 code, 3-10× slower (JMH's warm-up lines in
+ * run.log show it).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -39,6 +42,13 @@ public class BuildBench {
     public void setUp() {
         ringRow = RingRow.of(row);
         nodes = ringRow.nodes();
+        // JIT warm-up: a build calls its loops once, so build() itself reaches the optimising
+        // compiler only after thousands of calls, which a large ring's warm-up iterations never
+        // make. Small rings of both versions first, as a process that has built rings before.
+        List<Node<String>> few = RingRow.randomNodes(3, 1, 3);
+        for (int i = 0; i < 20_000; i++) {
+            KetamaRing.build(i % 2 == 0 ? RingVersion.V1 : RingVersion.V2, 16, few);
+        }
     }
 
     @Benchmark

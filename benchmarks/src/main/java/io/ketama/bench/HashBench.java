@@ -14,9 +14,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * CRC-32 alone of the same 30-byte keys, three ways: {@link Crc32#hash(byte[])} (what lookups use:
- * the JDK's intrinsic), the table-driven slicing-by-8 of {@link Crc32#update}, and a reused
- * {@link CRC32} object (what a caller holding one per thread would do).
+ * CRC-32 alone of the same 30-byte keys: {@link Crc32#hash(byte[])} (what byte-key lookups use:
+ * the JDK's intrinsic), the table-driven slicing-by-8 of {@link Crc32#update}, a reused
+ * {@link CRC32} object (what a caller holding one per thread would do), and
+ * {@link Crc32#hashUtf8(CharSequence)} of the same keys as {@code String}s.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -39,6 +40,12 @@ public class HashBench {
     public int crc32Tables(LookupBench.KeySet k, LookupBench.Cursor c) {
         byte[] key = c.next(k);
         return Crc32.finish(Crc32.update(Crc32.INITIAL, key, 0, key.length));
+    }
+
+    /** CRC-32 of the UTF-8 of a {@code String} key without encoding it (what {@code locate(CharSequence)} uses). */
+    @Benchmark
+    public int crc32Utf8(PeerBench.Strings k, LookupBench.Cursor c) {
+        return Crc32.hashUtf8(k.keys[c.i++ & Keys.MASK]);
     }
 
     @Benchmark

@@ -16,8 +16,10 @@ import java.util.Arrays;
  * <h2>Layout</h2>
  * For each ring position where a collision happened (ascending), the distinct losing nodes other
  * than the winner, in tie-break order (best first), in CSR form: {@code losers[start[i], start[i+1])}.
- * Collisions are rare (about {@code points² / 2³³}: ~1,300 for 3.3 M points), so the table is
- * tiny and a lookup that never meets one pays nothing.
+ * An open-addressing set of those positions ({@code slots}, at most half full) answers "did a
+ * collision happen here?" with one or two reads, which a filtered walk asks at every point it
+ * skips. Collisions are rare (about {@code points² / 2³³}: ~1,300 for 3.3 M points), so the table
+ * is tiny.
  */
 final class CollisionTable {
 
@@ -26,22 +28,48 @@ final class CollisionTable {
     private final int[] positions;
     private final int[] start;
     private final int[] losers;
+    /** Collision index + 1 by hashed position; 0 = empty. */
+    private final int[] slots;
 
     private CollisionTable(int[] positions, int[] start, int[] losers) {
         this.positions = positions;
         this.start = start;
         this.losers = losers;
+        int capacity = 2;
+        while (capacity < positions.length * 2) {
+            capacity <<= 1;
+        }
+        this.slots = new int[capacity];
+        for (int i = 0; i < positions.length; i++) {
+            int j = slot(positions[i]);
+            while (slots[j] != 0) {
+                j = (j + 1) & (capacity - 1);
+            }
+            slots[j] = i + 1;
+        }
+    }
+
+    private int slot(int position) {
+        return (position * 0x9E3779B9 >>> 16) & (slots.length - 1);
+    }
+
+    /** Index of the collision at ring position {@code position}, or -1 when none happened there. */
+    int at(int position) {
+        int mask = slots.length - 1;
+        for (int j = slot(position); ; j = (j + 1) & mask) {
+            int s = slots[j];
+            if (s == 0) {
+                return -1;
+            }
+            if (positions[s - 1] == position) {
+                return s - 1;
+            }
+        }
     }
 
     /** Number of positions with at least one losing node. */
     int size() {
         return positions.length;
-    }
-
-    /** Index of the first collision at a position {@code >= position}; {@link #size()} when none. */
-    int firstAtOrAfter(int position) {
-        int i = Arrays.binarySearch(positions, position);
-        return i >= 0 ? i : -i - 1;
     }
 
     /** Ring position of collision {@code i}. */
@@ -71,7 +99,7 @@ final class CollisionTable {
             return 0;
         }
         return PointTable.arrayBytes(positions.length, 4) + PointTable.arrayBytes(start.length, 4)
-                + PointTable.arrayBytes(losers.length, 4);
+                + PointTable.arrayBytes(losers.length, 4) + PointTable.arrayBytes(slots.length, 4);
     }
 
     /** Collects collisions in ascending position order while a ring is built. */

@@ -72,14 +72,15 @@ final class FeatureIndex {
     long resolveSingle(Set<String> required) {
         long mask = 0;
         if (names.length <= SCAN_LIMIT) {
+            int size = required.size();
             int hits = 0;
-            for (int f = 0; f < names.length; f++) {
+            for (int f = 0; f < names.length && hits < size; f++) {
                 if (required.contains(names[f])) {
                     mask |= 1L << f;
                     hits++;
                 }
             }
-            return hits == required.size() ? mask : UNKNOWN;
+            return hits == size ? mask : UNKNOWN;
         }
         for (String f : required) {
             Integer b = f == null ? null : bits.get(f);

@@ -12,8 +12,8 @@ package io.ketama.core;
  * not, the answer is the best qualifying node in the {@link CollisionTable} for that position,
  * and with none the position does not exist in the dedicated ring and the walk moves on.
  *
- * <p>A cursor walks at most one turn of the ring. The collision table is searched only once the
- * walk first skips a point (most walks stop at their first point), then followed in step.
+ * <p>Each skipped point costs a bit test and a probe of the collision table's position set (one
+ * read, usually of an empty slot). A cursor walks at most one turn of the ring.
  */
 final class FilteredWalk {
 
@@ -22,7 +22,6 @@ final class FilteredWalk {
     private final long[] qualifying;
     private int pos;
     private int stepsLeft;
-    private int collision = -1;
 
     /** A cursor at the first point at or after {@code hash}; exhausted at once on an empty ring. */
     FilteredWalk(PointTable points, CollisionTable collisions, long[] qualifying, int hash) {
@@ -44,64 +43,38 @@ final class FilteredWalk {
             return -1;
         }
         int count = points.count();
-        int collision = -1;
-        boolean noCollisions = collisions.size() == 0;
         for (int step = 0; step < count; step++) {
-            int node = points.nodeAt(pos);
-            if ((qualifying[node >>> 6] & (1L << node)) != 0) {
+            int node = ownerAt(points, collisions, qualifying, pos);
+            if (node >= 0) {
                 return node;
-            }
-            if (!noCollisions) {
-                if (collision < 0) {
-                    collision = collisions.firstAtOrAfter(pos);
-                }
-                if (collision < collisions.size() && collisions.position(collision) == pos) {
-                    int loser = collisions.firstQualifyingLoser(collision, qualifying);
-                    if (loser >= 0) {
-                        return loser;
-                    }
-                    collision++;
-                }
             }
             if (++pos == count) {
                 pos = 0;
-                collision = 0;
             }
         }
         return -1;
     }
 
+    /** The qualifying owner of the point at {@code pos} in the dedicated ring, or -1 when it has none. */
+    private static int ownerAt(PointTable points, CollisionTable collisions, long[] qualifying, int pos) {
+        int node = points.nodeAt(pos);
+        if ((qualifying[node >>> 6] & (1L << node)) != 0) {
+            return node;
+        }
+        int collision = collisions.at(pos);
+        return collision < 0 ? -1 : collisions.firstQualifyingLoser(collision, qualifying);
+    }
+
     /** The node of the next point of the dedicated ring (repeats included), or -1 after one full turn. */
     int next() {
         while (stepsLeft > 0) {
-            int here = pos;
-            if (here == 0 && collision > 0) {
-                collision = 0; // wrapped: collisions start over
-            }
-            int node = points.nodeAt(here);
+            int node = ownerAt(points, collisions, qualifying, pos);
             stepsLeft--;
             if (++pos == points.count()) {
                 pos = 0;
             }
-            if ((qualifying[node >>> 6] & (1L << node)) != 0) {
+            if (node >= 0) {
                 return node;
-            }
-            if (collisions.size() > 0) {
-                if (collision < 0) {
-                    collision = collisions.firstAtOrAfter(here);
-                } else {
-                    // the walk may have passed collisions at points whose owner qualified
-                    while (collision < collisions.size() && collisions.position(collision) < here) {
-                        collision++;
-                    }
-                }
-                if (collision < collisions.size() && collisions.position(collision) == here) {
-                    int loser = collisions.firstQualifyingLoser(collision, qualifying);
-                    collision++;
-                    if (loser >= 0) {
-                        return loser;
-                    }
-                }
             }
         }
         return -1;
