@@ -55,7 +55,16 @@ public final class Forwarder {
      *                                    a member that left or serves no keys
      */
     public Served forward(Member target, String key) throws Exception {
+        // Checked before the guard too: a stale selection may still name a member that left, and
+        // a guard made for it again would register its meters a second time.
+        requireMember(target);
         return guardFor(target).call(() -> invoke(target, key));
+    }
+
+    private void requireMember(Member target) throws MemberGoneException {
+        if (!hazelcast.getCluster().getMembers().contains(target)) {
+            throw new MemberGoneException("member " + Members.address(target) + " has left the cluster");
+        }
     }
 
     /** Drops the guards of members no longer in the cluster (their breakers die with them). */
@@ -91,9 +100,7 @@ public final class Forwarder {
     }
 
     private Served invoke(Member target, String key) throws Exception {
-        if (!hazelcast.getCluster().getMembers().contains(target)) {
-            throw new MemberGoneException("member " + Members.address(target) + " has left the cluster");
-        }
+        requireMember(target);
         Future<Served> future = hazelcast.getExecutorService(EXECUTOR).submitToMember(new ForwardCall(key), target);
         try {
             return interruptible(future).get(settings.timeout().toMillis() + WAIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
