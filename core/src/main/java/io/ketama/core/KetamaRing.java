@@ -21,7 +21,7 @@ import java.util.Objects;
  * exactly nginx's {@code hash $request_uri consistent} and pingora-ketama's default ring.
  *
  * <h2>Cost</h2>
- * Storage is {@link PointTable}: 4.3–4.7 bytes per point instead of pingora's 6 or 8. Lookups
+ * Storage is {@link PointTable}: 4.3–4.8 bytes per point instead of pingora's 6 or 8. Lookups
  * ({@link #locate(byte[])}, {@link #nodeIndexForHash(int)}) allocate nothing, take no lock, and
  * are safe from any thread. A build sorts the points with a linear-time radix sort.
  *

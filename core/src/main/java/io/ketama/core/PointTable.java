@@ -25,7 +25,9 @@ package io.ketama.core;
  * before it are below the key's field: 8 independent loads from one or two adjacent cache lines,
  * issued together, so a lookup in a ring far larger than the caches waits for about one miss
  * besides the index. The count is the answer's offset; when the answer lies outside the window
- * (about 1 lookup in 100) a branch-free binary search of the bucket decides.
+ * (about 1 lookup in 100) a branch-free binary search of the bucket decides. "Branch-free" is by
+ * arithmetic on sign bits ({@code (field − target) >>> 31}), not by trusting the JIT to turn a
+ * ternary into a conditional move, so it holds whatever C2's branch profile says.
  *
  * <p>Fields of the next buckets may fall inside a window. Comparing whole fields as the sign of a
  * 32-bit difference orders them after the key as long as the window reaches fewer than
