@@ -214,6 +214,11 @@ public final class FeatureRings<T> {
         return p != null && p.kind == FeaturePlan.Kind.RING;
     }
 
+    /** Number of feature sets currently planned (for tests: bounded by {@link #MAX_PLANS}). */
+    int planCount() {
+        return plans.size();
+    }
+
     /** Number of sets currently answered from a dedicated ring. */
     public int materialisedCount() {
         int n = 0;

@@ -398,6 +398,46 @@ class FeatureRingsTest {
         assertMatchesDedicated(fr, sets, randomKeyHashes(rnd, 20_000), 100);
     }
 
+    /** Far more distinct sets than plans kept: old plans are dropped and re-planned, answers stay exact. */
+    @Test
+    void plansStayBoundedWithManyDistinctSets() {
+        Random rnd = new Random(600);
+        List<String> tags = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            tags.add("f" + i);
+        }
+        List<Node<Integer>> nodes = new ArrayList<>();
+        for (Node<Integer> n : randomNodes(rnd, 300, 1)) {
+            Set<String> f = new HashSet<>();
+            for (String t : tags) {
+                if (rnd.nextDouble() < 0.7) {
+                    f.add(t);
+                }
+            }
+            nodes.add(new Node<>(n.identity(), n.weight(), f, n.payload()));
+        }
+        KetamaRing<Integer> ring = KetamaRing.build(RingVersion.V2, 16, nodes);
+        FeatureRings<Integer> fr = FeatureRings.of(ring);
+        List<Set<String>> sets = allSubsets(tags); // 4,096 sets
+        int[] hashes = randomKeyHashes(rnd, 50);
+        int maxPlans = 0;
+        for (int round = 0; round < 2; round++) {
+            for (Set<String> s : sets) {
+                for (int h : hashes) {
+                    fr.nodeIndexForHash(h, s);
+                }
+                maxPlans = Math.max(maxPlans, fr.planCount());
+            }
+        }
+        assertThat(maxPlans).isLessThanOrEqualTo(FeatureRings.MAX_PLANS + 1);
+        assertThat(fr.materialisedBytes()).isLessThanOrEqualTo(fr.memoryBudgetBytes());
+        List<Set<String>> sample = new ArrayList<>();
+        for (int i = 0; i < sets.size(); i += 97) {
+            sample.add(sets.get(i));
+        }
+        assertMatchesDedicated(fr, sample, randomKeyHashes(rnd, 2_000), 50);
+    }
+
     // ---------------------------------------------------------------- memory budget
 
     private static long dedicatedBytes(KetamaRing<?> ring, Set<String> s) {
