@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -170,7 +169,7 @@ public final class FeatureRings<T> {
             case RING:
                 return p.dedicated.failoverForHash(hash); // the same Node objects as the full ring's
             case WALK:
-                return new WalkFailover(new FilteredWalk(points, collisions, p.qualifying, hash), p.qualifying);
+                return new DistinctNodeIterator<>(ring, new FilteredWalk(points, collisions, p.qualifying, hash), countBits(p.qualifying));
             default:
                 return Collections.emptyIterator();
         }
@@ -392,51 +391,5 @@ public final class FeatureRings<T> {
             c += Long.bitCount(w);
         }
         return c;
-    }
-
-    /** Distinct nodes of a filtered walk, in ring order. */
-    private final class WalkFailover implements Iterator<Node<T>> {
-        private final FilteredWalk walk;
-        private final long[] seen;
-        private int remaining;
-        private int next;
-
-        WalkFailover(FilteredWalk walk, long[] qualifying) {
-            this.walk = walk;
-            this.seen = new long[qualifying.length];
-            this.remaining = countBits(qualifying);
-            advance();
-        }
-
-        private void advance() {
-            next = -1;
-            while (remaining > 0) {
-                int node = walk.next();
-                if (node < 0) {
-                    return;
-                }
-                if ((seen[node >>> 6] & (1L << node)) == 0) {
-                    seen[node >>> 6] |= 1L << node;
-                    remaining--;
-                    next = node;
-                    return;
-                }
-            }
-        }
-
-        @Override
-        public boolean hasNext() {
-            return next >= 0;
-        }
-
-        @Override
-        public Node<T> next() {
-            if (next < 0) {
-                throw new NoSuchElementException();
-            }
-            Node<T> n = ring.node(next);
-            advance();
-            return n;
-        }
     }
 }

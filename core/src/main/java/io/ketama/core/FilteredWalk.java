@@ -15,7 +15,7 @@ package io.ketama.core;
  * <p>Each skipped point costs a bit test and a probe of the collision table's position set (one
  * read, usually of an empty slot). A cursor walks at most one turn of the ring.
  */
-final class FilteredWalk {
+final class FilteredWalk implements PointWalk {
 
     private final PointTable points;
     private final CollisionTable collisions;
@@ -66,7 +66,8 @@ final class FilteredWalk {
     }
 
     /** The node of the next point of the dedicated ring (repeats included), or -1 after one full turn. */
-    int next() {
+    @Override
+    public int next() {
         while (stepsLeft > 0) {
             int node = ownerAt(points, collisions, qualifying, pos);
             stepsLeft--;

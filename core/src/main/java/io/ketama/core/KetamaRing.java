@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 
 /**
@@ -240,7 +239,7 @@ public final class KetamaRing<T> {
 
     /** {@link #failover(byte[])} for a key whose CRC-32 is {@code hash}. */
     public Iterator<Node<T>> failoverForHash(int hash) {
-        return new FailoverIterator(points.position(hash));
+        return new DistinctNodeIterator<>(this, PointWalk.full(points, points.position(hash)), nodeArray.length);
     }
 
     /** The first {@code max} nodes of {@link #failover(byte[])}. */
@@ -318,51 +317,5 @@ public final class KetamaRing<T> {
     public String toString() {
         return "KetamaRing[" + version.label() + ", " + pointsPerWeight + " points/weight, " + nodeArray.length
                 + " nodes, " + points.count() + " points, " + retainedBytes() + " bytes]";
-    }
-
-    private final class FailoverIterator implements Iterator<Node<T>> {
-        private final long[] seen = new long[(nodeArray.length + 63) >>> 6];
-        private int pos;
-        private int stepsLeft;
-        private int remainingNodes = nodeArray.length;
-        private int next = -1;
-
-        FailoverIterator(int start) {
-            this.pos = Math.max(start, 0);
-            this.stepsLeft = start < 0 ? 0 : points.count();
-            advance();
-        }
-
-        private void advance() {
-            next = -1;
-            while (stepsLeft > 0 && remainingNodes > 0) {
-                int node = points.nodeAt(pos);
-                stepsLeft--;
-                if (++pos == points.count()) {
-                    pos = 0;
-                }
-                if ((seen[node >>> 6] & (1L << node)) == 0) {
-                    seen[node >>> 6] |= 1L << node;
-                    remainingNodes--;
-                    next = node;
-                    return;
-                }
-            }
-        }
-
-        @Override
-        public boolean hasNext() {
-            return next >= 0;
-        }
-
-        @Override
-        public Node<T> next() {
-            if (next < 0) {
-                throw new NoSuchElementException();
-            }
-            Node<T> n = node(next);
-            advance();
-            return n;
-        }
     }
 }
