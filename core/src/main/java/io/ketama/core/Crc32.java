@@ -85,14 +85,7 @@ public final class Crc32 {
             }
             c ^= c0 | c1 << 8 | c2 << 16 | c3 << 24;
             int hi = c4 | c5 << 8 | c6 << 16 | c7 << 24;
-            c = T[7 * 256 + (c & 0xFF)]
-                    ^ T[6 * 256 + ((c >>> 8) & 0xFF)]
-                    ^ T[5 * 256 + ((c >>> 16) & 0xFF)]
-                    ^ T[4 * 256 + (c >>> 24)]
-                    ^ T[3 * 256 + (hi & 0xFF)]
-                    ^ T[2 * 256 + ((hi >>> 8) & 0xFF)]
-                    ^ T[256 + ((hi >>> 16) & 0xFF)]
-                    ^ T[hi >>> 24];
+            c = step8(c, hi);
         }
         for (; i < n; i++) {
             char ch = text.charAt(i);
@@ -128,14 +121,7 @@ public final class Crc32 {
         for (; i + 8 <= end; i += 8) {
             c ^= (int) INT_LE.get(bytes, i);
             int hi = (int) INT_LE.get(bytes, i + 4);
-            c = T[7 * 256 + (c & 0xFF)]
-                    ^ T[6 * 256 + ((c >>> 8) & 0xFF)]
-                    ^ T[5 * 256 + ((c >>> 16) & 0xFF)]
-                    ^ T[4 * 256 + (c >>> 24)]
-                    ^ T[3 * 256 + (hi & 0xFF)]
-                    ^ T[2 * 256 + ((hi >>> 8) & 0xFF)]
-                    ^ T[256 + ((hi >>> 16) & 0xFF)]
-                    ^ T[hi >>> 24];
+            c = step8(c, hi);
         }
         for (; i < end; i++) {
             c = step(c, bytes[i]);
@@ -158,6 +144,18 @@ public final class Crc32 {
     /** The CRC value of a register: its complement. */
     public static int finish(int register) {
         return ~register;
+    }
+
+    /** Slicing-by-8: eight bytes at once, the first four already xored into {@code c}, the next four in {@code hi}. */
+    private static int step8(int c, int hi) {
+        return T[7 * 256 + (c & 0xFF)]
+                ^ T[6 * 256 + ((c >>> 8) & 0xFF)]
+                ^ T[5 * 256 + ((c >>> 16) & 0xFF)]
+                ^ T[4 * 256 + (c >>> 24)]
+                ^ T[3 * 256 + (hi & 0xFF)]
+                ^ T[2 * 256 + ((hi >>> 8) & 0xFF)]
+                ^ T[256 + ((hi >>> 16) & 0xFF)]
+                ^ T[hi >>> 24];
     }
 
     private static int step(int c, int b) {
