@@ -1,30 +1,34 @@
 package io.ketama.core;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Locates ../shared/testdata (the nginx trace) from the build, wherever the checkout lives. */
+/**
+ * The nginx trace in the test resources ({@code nginx-trace/}, see its README): the placements a
+ * real nginx logged, as files on disk so the CLI tests can name them as {@code --servers}.
+ */
 public final class TestData {
+
+    private static final String DIR = "nginx-trace";
 
     private TestData() {
     }
 
     public static Path dir() {
-        String prop = System.getProperty("ketama.testdata");
-        if (prop != null && Files.isDirectory(Path.of(prop))) {
-            return Path.of(prop);
+        URL url = TestData.class.getClassLoader().getResource(DIR + "/nginx-sample.conf");
+        if (url == null) {
+            throw new IllegalStateException(DIR + "/ is missing from the test class path (core/src/test/resources)");
         }
-        Path p = Path.of("").toAbsolutePath();
-        for (int i = 0; i < 4 && p != null; i++, p = p.getParent()) {
-            Path candidate = p.resolve("../shared/testdata").normalize();
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
+        try {
+            return Path.of(url.toURI()).getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("test resources are not on a file system: " + url, e);
         }
-        throw new IllegalStateException("../shared/testdata not found next to the checkout");
     }
 
     /** Each line of nginx-sample-upstream.csv as {uri, upstream}. */
