@@ -27,18 +27,18 @@ public enum RingVersion {
         return defaultPointsPerWeight;
     }
 
-    /** {@code v1} or {@code v2}. */
+    /** {@code v1} or {@code v2} ({@link EnumLabels}). */
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return EnumLabels.label(this);
     }
 
-    /** Parses {@code v1} / {@code v2} (any case). */
-    public static RingVersion parse(String text) {
-        for (RingVersion v : values()) {
-            if (v.label().equalsIgnoreCase(text == null ? "" : text.trim())) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("unknown ring version '" + text + "'; allowed: v1, v2");
+    /**
+     * Parses {@code v1} / {@code v2} (any case).
+     *
+     * @param what names the value in the error (a configuration key or an option)
+     * @throws IllegalArgumentException naming {@code what} and the allowed values
+     */
+    public static RingVersion parse(String text, String what) {
+        return EnumLabels.parse(RingVersion.class, text, what);
     }
 }

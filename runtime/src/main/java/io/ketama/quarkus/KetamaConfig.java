@@ -1,5 +1,6 @@
 package io.ketama.quarkus;
 
+import io.ketama.core.HashStyle;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -29,11 +30,11 @@ public interface KetamaConfig {
 
     /**
      * How a member address becomes a ring identity when the member has no node id: {@code nginx}
-     * (the text of an nginx {@code server} line, {@code host}, 0x00, {@code port}) or {@code pingora}
+     * (the text of an nginx {@code server} line: {@code host}, 0x00, {@code port}) or {@code pingora}
      * (the canonical socket address, as pingora-ketama hashes it). Every member must agree.
      */
     @WithDefault("pingora")
-    String hashStyle();
+    HashStyle hashStyle();
 
     /**
      * How this member is placed on the rings.
@@ -95,7 +96,7 @@ public interface KetamaConfig {
          * with {@code RingSelector.updateMigration}.
          */
         @WithDefault("v1")
-        String mode();
+        MigrationSettings.Mode mode();
 
         /**
          * In {@code split} mode, the percentage of keys served by the v2 ring: 0 to 100, decimals

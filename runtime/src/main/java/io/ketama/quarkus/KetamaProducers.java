@@ -24,6 +24,14 @@ class KetamaProducers {
         return KetamaSettings.from(config);
     }
 
+    /** No meters: replaced by {@link MicrometerRingMetrics} when the application has Micrometer and metrics are enabled. */
+    @Produces
+    @Singleton
+    @DefaultBean
+    RingMetrics noMetrics() {
+        return RingMetrics.NONE;
+    }
+
     @Produces
     @Singleton
     @DefaultBean

@@ -43,9 +43,7 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
     static KetamaSettings from(KetamaConfig config) {
         List<String> problems = new ArrayList<>();
         String datacenter = check(problems, () -> MemberParser.datacenter(PREFIX + "datacenter", config.datacenter()));
-        HashStyle style = check(problems, () -> HashStyle.parse(config.hashStyle()));
-        RingSettings ring = check(problems, () -> new RingSettings(style == null ? HashStyle.PINGORA : style,
-                config.v2().pointsPerWeight()));
+        RingSettings ring = check(problems, () -> new RingSettings(config.hashStyle(), config.v2().pointsPerWeight()));
         Integer weight = check(problems, () -> MemberParser.weight(PREFIX + "member.weight",
                 Integer.toString(config.member().weight())));
         List<String> features = check(problems, () -> List.copyOf(MemberParser.features(PREFIX + "member.features",
@@ -53,9 +51,7 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
         String nodeId = config.member().nodeId().map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
 
         KetamaConfig.Migration m = config.migration();
-        MigrationSettings.Mode mode = check(problems, () -> MigrationSettings.Mode.parse(m.mode()));
-        MigrationSettings migration = check(problems, () -> new MigrationSettings(
-                mode == null ? MigrationSettings.Mode.V1 : mode, m.v2Share(), m.shadow()));
+        MigrationSettings migration = check(problems, () -> new MigrationSettings(m.mode(), m.v2Share(), m.shadow()));
         Set<String> allowlist = check(problems, () -> m.datacenters().map(list -> names(PREFIX + "migration.datacenters", list))
                 .orElse(null));
 

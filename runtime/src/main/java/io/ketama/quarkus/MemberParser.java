@@ -3,6 +3,7 @@ package io.ketama.quarkus;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.cluster.Member;
 import io.ketama.core.HashIdentity;
+import io.ketama.core.HashStyle;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -51,14 +52,12 @@ final class MemberParser {
         HashIdentity identity;
         if (nodeId != null) {
             identity = HashIdentity.of(nodeId, "");
-        } else if (style == HashStyle.NGINX) {
-            identity = HashIdentity.nginx(addressText);
         } else {
             try {
-                identity = HashIdentity.pingora(addressText);
+                identity = style.identity(addressText);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("address " + addressText + " cannot be hashed in pingora style (" + e.getMessage()
-                        + "); give the member a node id (" + MemberAttributes.NODE_ID + ") or use nginx style");
+                throw new IllegalArgumentException("address " + addressText + " cannot be hashed in " + style.label() + " style ("
+                        + e.getMessage() + "); give the member a node id (" + MemberAttributes.NODE_ID + ") or use nginx style");
             }
         }
         return new Parsed(identity, new MemberInfo(member, addressText, identity.toString(), weight, features, datacenter, nodeId));

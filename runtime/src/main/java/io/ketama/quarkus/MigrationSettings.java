@@ -1,6 +1,7 @@
 package io.ketama.quarkus;
 
-import java.util.Locale;
+import io.ketama.core.EnumLabels;
+
 import java.util.Objects;
 
 /**
@@ -42,11 +43,11 @@ public record MigrationSettings(Mode mode, double v2SharePercent, boolean shadow
         /** A sticky share of keys on v2 ({@link #v2SharePercent()}), in allowed data centres; the rest on v1. */
         SPLIT;
 
-        static final String ALLOWED = "v1, v2, split";
+        static final String ALLOWED = EnumLabels.allowed(Mode.class);
 
-        /** {@code v1}, {@code v2} or {@code split}. */
+        /** {@code v1}, {@code v2} or {@code split} ({@link EnumLabels}). */
         public String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return EnumLabels.label(this);
         }
 
         /**
@@ -55,13 +56,7 @@ public record MigrationSettings(Mode mode, double v2SharePercent, boolean shadow
          * @throws IllegalArgumentException naming {@value #MODE_KEY} and the allowed values
          */
         public static Mode parse(String text) {
-            String t = text == null ? "" : text.trim();
-            for (Mode m : values()) {
-                if (m.label().equalsIgnoreCase(t)) {
-                    return m;
-                }
-            }
-            throw new IllegalArgumentException(MODE_KEY + " must be one of " + ALLOWED + ", was '" + text + "'");
+            return EnumLabels.parse(Mode.class, text, MODE_KEY);
         }
     }
 }

@@ -7,7 +7,6 @@ import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.Crc32;
 import io.ketama.core.FeatureRings;
 import io.ketama.core.RingVersion;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -54,12 +53,11 @@ public class RingSelector {
     @Inject
     HazelcastInstance hazelcast;
     @Inject
-    MeterRegistry registry;
+    RingMetrics metrics;
 
     private volatile RingState state;
     private volatile MigrationRouter router;
     private RingBuilder builder;
-    private KetamaMetrics metrics;
     private CoalescingRebuilder rebuilder;
     private UUID listenerId;
     private Member localMember;
@@ -76,10 +74,9 @@ public class RingSelector {
         }
         builder = new RingBuilder(settings.ring());
         router = new MigrationRouter(settings.migration(), settings.splitAllowedHere());
-        metrics = new KetamaMetrics(registry);
-        RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
-        state = new RingState(empty, metrics.selectionCounters(empty), metrics);
         metrics.bind(() -> state, () -> router);
+        RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
+        state = new RingState(empty, metrics.counts(empty));
         rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
         listenerId = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
@@ -116,7 +113,7 @@ public class RingSelector {
         Set<Member> members = hazelcast.getCluster().getMembers();
         RingSnapshot snapshot = builder.build(members, localMember, ++generation, reason);
         reportExcluded(snapshot, members);
-        state = new RingState(snapshot, metrics.selectionCounters(snapshot), metrics);
+        state = new RingState(snapshot, metrics.counts(snapshot));
         metrics.rebuilt(snapshot.buildTime());
         LOG.infof("ketama: rings rebuilt (generation %d, %d members, %d excluded, v1 %d points, v2 %d points, %.1f ms): %s",
                 snapshot.generation(), snapshot.members().size(), snapshot.excluded().size(),

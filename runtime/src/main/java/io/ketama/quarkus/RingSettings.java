@@ -1,5 +1,7 @@
 package io.ketama.quarkus;
 
+import io.ketama.core.HashStyle;
+
 import java.util.Objects;
 
 /**

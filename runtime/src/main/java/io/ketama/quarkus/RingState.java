@@ -3,27 +3,24 @@ package io.ketama.quarkus;
 import com.hazelcast.cluster.Member;
 import io.ketama.core.FeatureRings;
 import io.ketama.core.RingVersion;
-import io.micrometer.core.instrument.Counter;
 
 /**
  * What one lookup reads, swapped in as a whole on every rebuild: the snapshot, the feature-ring
- * views of its two rings, and the selection counters of its members pre-resolved by node index
- * (node indices are the same in both rings: {@link RingSnapshot#members()} order).
+ * views of its two rings, and the selection counts of its members resolved by node index (node
+ * indices are the same in both rings: {@link RingSnapshot#members()} order).
  */
 final class RingState {
 
     final RingSnapshot snapshot;
     private final FeatureRings<Member> v1;
     private final FeatureRings<Member> v2;
-    private final Counter[][] counters;
-    private final KetamaMetrics metrics;
+    private final RingMetrics.SelectionCounts counts;
 
-    RingState(RingSnapshot snapshot, Counter[][] counters, KetamaMetrics metrics) {
+    RingState(RingSnapshot snapshot, RingMetrics.SelectionCounts counts) {
         this.snapshot = snapshot;
         this.v1 = FeatureRings.of(snapshot.ring(RingVersion.V1));
         this.v2 = FeatureRings.of(snapshot.ring(RingVersion.V2));
-        this.counters = counters;
-        this.metrics = metrics;
+        this.counts = counts;
     }
 
     /** The ring of {@code version}, with feature-constrained lookups. */
@@ -33,6 +30,6 @@ final class RingState {
 
     /** Counts one selection of node {@code index} (-1: none) on {@code version}. */
     void count(RingVersion version, int index) {
-        (index < 0 ? metrics.unresolved(version) : counters[version.ordinal()][index]).increment();
+        counts.count(version, index);
     }
 }

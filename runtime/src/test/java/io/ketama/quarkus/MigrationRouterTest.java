@@ -1,5 +1,6 @@
 package io.ketama.quarkus;
 
+import io.ketama.core.HashStyle;
 import io.ketama.core.RingVersion;
 import org.junit.jupiter.api.Test;
 
@@ -132,8 +133,6 @@ class MigrationRouterTest {
         assertThatThrownBy(() -> MigrationSettings.Mode.parse("v3"))
                 .hasMessage("quarkus.ketama.migration.mode must be one of v1, v2, split, was 'v3'");
         assertThat(MigrationSettings.Mode.parse(" Split ")).isEqualTo(MigrationSettings.Mode.SPLIT);
-        assertThatThrownBy(() -> HashStyle.parse("ketama"))
-                .hasMessage("quarkus.ketama.hash-style must be one of nginx, pingora, was 'ketama'");
         assertThatThrownBy(() -> new RingSettings(HashStyle.NGINX, 0))
                 .hasMessage("quarkus.ketama.v2.points-per-weight must be an integer >= 1, was 0");
     }

@@ -2,6 +2,7 @@ package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
 import io.ketama.core.HashIdentity;
+import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
 import io.ketama.core.RingVersion;

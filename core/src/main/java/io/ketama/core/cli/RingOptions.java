@@ -1,6 +1,7 @@
 package io.ketama.core.cli;
 
 import io.ketama.core.HashIdentity;
+import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
 import io.ketama.core.RingVersion;
@@ -35,15 +36,16 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         Path servers = Path.of(args.required(serversOption));
         String ringText = args.has(RING) ? args.get(RING) : inherited != null ? inherited.get(RING) : null;
         RingVersion version;
+        String styleText = args.has(STYLE) ? args.get(STYLE) : inherited != null ? inherited.get(STYLE) : null;
+        HashStyle style;
         try {
-            version = ringText == null ? RingVersion.V1 : RingVersion.parse(ringText);
+            version = ringText == null ? RingVersion.V1 : RingVersion.parse(ringText, RING);
+            style = styleText == null ? HashStyle.NGINX : HashStyle.parse(styleText, STYLE);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
         }
         Arguments pointsSource = args.has(POINTS) || inherited == null ? args : inherited;
         int points = pointsSource.intValue(POINTS, 1, MAX_POINTS_PER_WEIGHT, version.defaultPointsPerWeight());
-        String styleText = args.has(STYLE) ? args.get(STYLE) : inherited != null ? inherited.get(STYLE) : null;
-        HashStyle style = styleText == null ? HashStyle.NGINX : HashStyle.parse(styleText);
         return new RingOptions(servers, version, points, style);
     }
 

@@ -6,12 +6,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** quarkus.ketama.hash-style=ketama stops start-up with a message naming the key and what is allowed. */
+/**
+ * quarkus.ketama.hash-style=ketama stops start-up with a message naming the key, the value and
+ * what is allowed (SmallRye Config's own message for an enum-typed key).
+ */
 class InvalidHashStyleTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = InvalidConfig.app(InvalidConfig.set("quarkus.ketama.hash-style", "ketama"),
-            "quarkus.ketama.hash-style must be one of nginx, pingora, was 'ketama'");
+            "quarkus.ketama.hash-style with the config value \"ketama\"", "allowed values: nginx,pingora");
 
     @Test
     void startUpFails() {

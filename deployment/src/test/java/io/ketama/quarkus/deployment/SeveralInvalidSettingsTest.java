@@ -12,11 +12,11 @@ class SeveralInvalidSettingsTest {
     @RegisterExtension
     static final QuarkusUnitTest APP = InvalidConfig.app(InvalidConfig.set(
                     "quarkus.ketama.migration.v2-share", "150",
-                    "quarkus.ketama.migration.mode", "v3",
+                    "quarkus.ketama.hazelcast.port", "0",
                     "quarkus.ketama.member.weight", "-1"),
             "Invalid ketama configuration:",
             "quarkus.ketama.migration.v2-share must be a percentage from 0 to 100",
-            "quarkus.ketama.migration.mode must be one of v1, v2, split, was 'v3'",
+            "quarkus.ketama.hazelcast.port must be from 1 to 65535, was 0",
             "quarkus.ketama.member.weight must be an integer from 1 to 1000, was '-1'");
 
     @Test

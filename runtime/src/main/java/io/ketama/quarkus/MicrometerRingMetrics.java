@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -15,12 +17,14 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The extension's Micrometer meters. Everything except the per-member selection counters is
- * registered by {@link #bind}, at start-up; per-member counters are registered when a rebuild
- * brings a member in and removed when one takes it out, and handed to the lookup path
- * pre-resolved ({@link #selectionCounters}), so a selection never looks a meter up by tags.
+ * The extension's Micrometer meters; a bean only when the application has Micrometer and
+ * {@code quarkus.ketama.metrics.enabled} is true. Everything except the per-member selection
+ * counters is registered by {@link #bind}, at start-up; per-member counters are registered when a
+ * rebuild brings a member in and removed when one takes it out, and handed to the lookup path
+ * pre-resolved ({@link #counts}), so a selection never looks a meter up by tags.
  */
-final class KetamaMetrics {
+@Singleton
+class MicrometerRingMetrics implements RingMetrics {
 
     static final String NONE = "none";
 
@@ -32,12 +36,13 @@ final class KetamaMetrics {
     private Counter exclusions;
     private Counter[] unresolved;
 
-    KetamaMetrics(MeterRegistry registry) {
+    @Inject
+    MicrometerRingMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 
-    /** Registers the start-up meters; gauges read the current state and migration through the suppliers. */
-    void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration) {
+    @Override
+    public void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration) {
         Supplier<RingSnapshot> snapshot = () -> state.get().snapshot;
         rebuilds = Timer.builder("ketama.rebuilds").description("Ring rebuilds and how long they took").register(registry);
         shadowSelections = Counter.builder("ketama.shadow.selections")
@@ -71,12 +76,9 @@ final class KetamaMetrics {
                 .description("Percentage of keys this member routes through the v2 ring").strongReference(true).register(registry);
     }
 
-    /**
-     * Counters for {@code snapshot}'s members, indexed {@code [version ordinal][node index]}.
-     * Registers counters of new members and removes those of members that left. Rebuilds run one
-     * at a time, so this is never called concurrently.
-     */
-    Counter[][] selectionCounters(RingSnapshot snapshot) {
+    /** Registers counters of new members and removes those of members that left. */
+    @Override
+    public SelectionCounts counts(RingSnapshot snapshot) {
         List<MemberInfo> members = snapshot.members();
         Counter[][] out = new Counter[RingVersion.values().length][members.size()];
         Map<String, Counter> kept = new HashMap<>();
@@ -99,7 +101,8 @@ final class KetamaMetrics {
         }
         memberCounters.clear();
         memberCounters.putAll(kept);
-        return out;
+        Counter[] none = unresolved;
+        return (version, index) -> (index < 0 ? none[version.ordinal()] : out[version.ordinal()][index]).increment();
     }
 
     private Counter selectionCounter(RingVersion version, String member) {
@@ -109,22 +112,21 @@ final class KetamaMetrics {
                 .register(registry);
     }
 
-    Counter unresolved(RingVersion version) {
-        return unresolved[version.ordinal()];
-    }
-
-    void rebuilt(Duration took) {
+    @Override
+    public void rebuilt(Duration took) {
         rebuilds.record(took);
     }
 
-    void shadow(boolean disagreed) {
+    @Override
+    public void shadow(boolean disagreed) {
         shadowSelections.increment();
         if (disagreed) {
             shadowDisagreements.increment();
         }
     }
 
-    void memberExcluded() {
+    @Override
+    public void memberExcluded() {
         exclusions.increment();
     }
 }

@@ -1,0 +1,65 @@
+package io.ketama.quarkus;
+
+import io.ketama.core.RingVersion;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * What {@link RingSelector} reports as it works: selections, rebuilds, shadow comparisons and
+ * excluded members. {@link MicrometerRingMetrics} records them as meters when the application has
+ * Micrometer and {@code quarkus.ketama.metrics.enabled} is true; otherwise {@link #NONE} records
+ * nothing, and no Micrometer class is ever loaded.
+ */
+interface RingMetrics {
+
+    /** Records nothing. */
+    RingMetrics NONE = new RingMetrics() {
+        @Override
+        public void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration) {
+        }
+
+        @Override
+        public SelectionCounts counts(RingSnapshot snapshot) {
+            return (version, index) -> { };
+        }
+
+        @Override
+        public void rebuilt(Duration took) {
+        }
+
+        @Override
+        public void shadow(boolean disagreed) {
+        }
+
+        @Override
+        public void memberExcluded() {
+        }
+    };
+
+    /** Called once at start-up; anything read later (gauges) is read through the suppliers. */
+    void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration);
+
+    /**
+     * The selection counts of {@code snapshot}'s members, resolved once per rebuild so a selection
+     * never looks anything up. Rebuilds run one at a time, so this is never called concurrently.
+     */
+    SelectionCounts counts(RingSnapshot snapshot);
+
+    /** A rebuild finished after {@code took}. */
+    void rebuilt(Duration took);
+
+    /** A shadow selection was made; {@code disagreed}: the other ring chose another member. */
+    void shadow(boolean disagreed);
+
+    /** A member was left out of the rings (once per member). */
+    void memberExcluded();
+
+    /** Counts selections on one snapshot's rings. */
+    @FunctionalInterface
+    interface SelectionCounts {
+
+        /** One selection of node {@code index} (-1: no member qualified) on {@code version}. */
+        void count(RingVersion version, int index);
+    }
+}
