@@ -1,0 +1,650 @@
+#!/usr/bin/env bash
+# Capacity of ketama-router beside nginx doing the same routing job, in one run on 127.0.0.1.
+#
+#   load-tests/throughput.sh [nginx] [service] [bare] [local] [overload] [failover] [profile]
+#   (no argument: nginx service bare local overload failover, in that order; profile only when named)
+#
+# Setups, each loaded by wrk (-t2 -c32, random keys out of 100k, a warm-up run first, then a measured run):
+#   nginx     the yardstick: an nginx router with `hash $request_uri consistent` in front of three
+#             owner server blocks answering 1 KiB, upstream keep-alive
+#   service   three members of app/target/quarkus-app/quarkus-run.jar with an HTTP origin answering
+#             1 KiB (the same nginx, another server block), caches warmed first, load entering on one
+#             member: GET /cache/k/N, so 2/3 of the keys are forwarded
+#   bare      a bare endpoint of the same app on the same member (GET /bench/bare, a constant 1 KiB)
+#   local     local hits: only keys the entry member owns, all cached, entering on that member
+#   overload  issue 9 point 3, with the open-loop generator of this module (io.ketama.load.throughput.Overload):
+#             peak = the higher goodput of two closed loops (32 and 256 in flight); then 0.5x and 2x that rate at fixed arrival times
+#             (latency counted from the intended send time); target: goodput(2x) >= 0.8 peak and
+#             p99(2x) <= 5 p99(0.5x). Load spread round-robin over the three members (THROUGHPUT_OVERLOAD_ENTRY=one: entry member only)
+#   failover  issue 9 point 7: wrk saturates the entry member and the last member is killed with
+#             kill -9 a few seconds in; counts failed requests (non-2xx, socket errors)
+#   profile   a JFR recording of the entry member under the service load (threads started, hot methods, CPU)
+# For each setup: req/s, p50, p99, errors, and CPU time per request of the setup's processes (utime +
+# stime deltas from /proc/<pid>/stat: nginx master and workers; the three members plus the origin
+# nginx), the load generator's CPU, and what the rest of the machine used meanwhile. Then the ratios.
+#
+# Prerequisites: a JDK 17+, curl, nginx (Debian: nginx-light) and wrk (Debian: wrk). Run as root on a
+# Debian/Ubuntu machine with a package mirror, the script installs the missing ones with apt-get;
+# otherwise it says what to install. Every address is 127.0.0.1; ports: THROUGHPUT_PORT_BASE [19000]
+# + 80 (nginx router), 81-83 (nginx owners), 90 (origin), 100-102 (members' HTTP), 200-202 (members'
+# management), 701-703 (Hazelcast). Only processes this script started are ever signalled (their PIDs
+# are recorded; an EXIT trap stops them on success, failure and Ctrl-C); every wait is bounded.
+#
+# Settings (environment, defaults in brackets):
+#   THROUGHPUT_SECONDS [20] measured seconds per setup   THROUGHPUT_WARMUP [10] wrk seconds before each
+#   THROUGHPUT_KEYS [100000]   THROUGHPUT_THREADS [2]   THROUGHPUT_CONNECTIONS [32]
+#   THROUGHPUT_PORT_BASE [19000]   THROUGHPUT_MEMBER_HEAP [512m]   THROUGHPUT_MEMBER_OPTS [] extra member JVM options
+#   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
+#   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [256]   THROUGHPUT_OVERLOAD_SECONDS [20]
+#   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
+#   THROUGHPUT_QUIET_LOCK [] a file touched while timing runs (after waiting, at most 15 min, while any
+#                            other file of its directory named quiet-* exists), removed at the end
+#   THROUGHPUT_SKIP_BUILD [0]  1 = reuse app/target/quarkus-app as built
+#   THROUGHPUT_OUT [load-tests/results/throughput/<time>]
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=/dev/null
+source .ci/jdk.sh
+
+HOST=127.0.0.1
+SECS=${THROUGHPUT_SECONDS:-20}
+WARMUP=${THROUGHPUT_WARMUP:-10}
+KEYS=${THROUGHPUT_KEYS:-100000}
+THREADS=${THROUGHPUT_THREADS:-2}
+CONNS=${THROUGHPUT_CONNECTIONS:-32}
+BASE=${THROUGHPUT_PORT_BASE:-19000}
+MEMBER_HEAP=${THROUGHPUT_MEMBER_HEAP:-512m}
+BARE_PATH=${THROUGHPUT_BARE_PATH:-/bench/bare}
+FAILOVER_SECONDS=${THROUGHPUT_FAILOVER_SECONDS:-20}
+KILL_AT=${THROUGHPUT_KILL_AT:-5}
+OVERLOAD_ENTRY=${THROUGHPUT_OVERLOAD_ENTRY:-all}
+OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-256}
+OVERLOAD_SECONDS=${THROUGHPUT_OVERLOAD_SECONDS:-20}
+PROFILE_SECONDS=${THROUGHPUT_PROFILE_SECONDS:-10}
+LABEL=${THROUGHPUT_LABEL:-}
+QUIET_LOCK=${THROUGHPUT_QUIET_LOCK:-}
+SKIP_BUILD=${THROUGHPUT_SKIP_BUILD:-0}
+OUT=${THROUGHPUT_OUT:-$ROOT/load-tests/results/throughput/$(date +%Y%m%d-%H%M%S)}
+JAR="$ROOT/app/target/quarkus-app/quarkus-run.jar"
+LUA="$ROOT/load-tests/throughput/keys.lua"
+
+ROUTER_PORT=$((BASE + 80))
+OWNER_PORTS=($((BASE + 81)) $((BASE + 82)) $((BASE + 83)))
+ORIGIN_PORT=$((BASE + 90))
+HTTP_PORTS=($((BASE + 100)) $((BASE + 101)) $((BASE + 102)))
+MGMT_PORTS=($((BASE + 200)) $((BASE + 201)) $((BASE + 202)))
+HZ_PORTS=($((BASE + 701)) $((BASE + 702)) $((BASE + 703)))
+ENTRY=${HTTP_PORTS[0]}
+VICTIM=${HTTP_PORTS[2]}
+
+log() { printf '%s [throughput] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+num() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 must be a whole number, was '$2'"; }
+for v in SECS:THROUGHPUT_SECONDS WARMUP:THROUGHPUT_WARMUP KEYS:THROUGHPUT_KEYS THREADS:THROUGHPUT_THREADS \
+  CONNS:THROUGHPUT_CONNECTIONS BASE:THROUGHPUT_PORT_BASE FAILOVER_SECONDS:THROUGHPUT_FAILOVER_SECONDS \
+  KILL_AT:THROUGHPUT_KILL_AT OVERLOAD_CONNECTIONS:THROUGHPUT_OVERLOAD_CONNECTIONS \
+  OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS; do
+  var=${v%%:*}
+  num "${v#*:}" "${!var}"
+done
+((SECS >= 1 && KEYS >= 3 && THREADS >= 1 && CONNS >= THREADS)) || die "need THROUGHPUT_SECONDS >= 1, THROUGHPUT_KEYS >= 3, 1 <= THROUGHPUT_THREADS <= THROUGHPUT_CONNECTIONS"
+((BASE >= 1024 && BASE + 703 <= 65535)) || die "THROUGHPUT_PORT_BASE must be in [1024, 64832], was $BASE"
+((KILL_AT >= 1 && KILL_AT + 3 <= FAILOVER_SECONDS)) || die "need 1 <= THROUGHPUT_KILL_AT <= THROUGHPUT_FAILOVER_SECONDS - 3 (were $KILL_AT, $FAILOVER_SECONDS)"
+[[ $OVERLOAD_ENTRY == all || $OVERLOAD_ENTRY == one ]] || die "THROUGHPUT_OVERLOAD_ENTRY must be 'all' or 'one', was '$OVERLOAD_ENTRY'"
+
+STEPS=("$@")
+[[ ${#STEPS[@]} -gt 0 ]] || STEPS=(nginx service bare local overload failover)
+for s in "${STEPS[@]}"; do
+  case "$s" in
+    nginx | service | bare | local | overload | failover | profile) ;;
+    *) die "unknown step '$s'; allowed: nginx, service, bare, local, overload, failover, profile" ;;
+  esac
+done
+wants() { local s; for s in "${STEPS[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
+wants_members() { wants service || wants bare || wants local || wants overload || wants failover || wants profile; }
+
+# --- prerequisites ---------------------------------------------------------------------------
+install_hint="apt-get install nginx-light wrk   (Debian/Ubuntu; elsewhere: nginx with the upstream hash module, and wrk 4.x)"
+missing=()
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
+command -v wrk >/dev/null || missing+=(wrk)
+command -v curl >/dev/null || missing+=(curl)
+if ((${#missing[@]} > 0)); then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    log "installing ${missing[*]} with apt-get"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 \
+      || die "apt-get could not install ${missing[*]}; install them by hand: $install_hint"
+  else
+    die "missing ${missing[*]}; install them (as root): $install_hint"
+  fi
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+CLK_TCK=$(getconf CLK_TCK)
+[[ -r /proc/self/stat ]] || die "/proc is needed for the CPU figures (Linux only)"
+
+# --- process bookkeeping: only what this script started is ever signalled -----------------------
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ketama-throughput.XXXXXX")
+NGINX_PID=""
+NGINX_WORKERS=()
+declare -A MEMBER_PID=()   # HTTP port -> PID of the member JVM started on it
+CHILD_PID=""               # the load generator or warm-up running in the background
+LOCK_MADE=0
+
+stop_pid() { # stop_pid <pid> <grace seconds>: TERM, bounded wait, then KILL; for one PID this script started
+  local pid=$1 grace=$2 i
+  kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < grace * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  log "PID $pid still alive after ${grace}s, sending KILL"
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+stop_nginx() {
+  [[ -n $NGINX_PID ]] || return 0
+  log "stopping nginx (master PID $NGINX_PID, workers ${NGINX_WORKERS[*]:-none})"
+  stop_pid "$NGINX_PID" 10
+  local w
+  for w in "${NGINX_WORKERS[@]}"; do
+    # a worker outlives its master only if the master was killed; these PIDs were read as its children
+    stop_pid "$w" 5
+  done
+  wait "$NGINX_PID" 2>/dev/null || true
+  NGINX_PID=""
+}
+
+stop_members() {
+  local port
+  for port in "${!MEMBER_PID[@]}"; do
+    log "stopping member :$port (PID ${MEMBER_PID[$port]})"
+    stop_pid "${MEMBER_PID[$port]}" 20
+    wait "${MEMBER_PID[$port]}" 2>/dev/null || true
+    unset "MEMBER_PID[$port]"
+  done
+}
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [[ -n $CHILD_PID ]]; then stop_pid "$CHILD_PID" 5; fi
+  stop_members
+  stop_nginx
+  if ((LOCK_MADE)); then rm -f "$QUIET_LOCK"; fi
+  if [[ -d $OUT ]]; then cp -f "$WORK"/*.log "$OUT"/ 2>/dev/null || true; fi
+  rm -rf "$WORK"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT
+trap 'log "terminated"; exit 143' TERM
+
+# run_child <timeout seconds> <output file> <command...>: runs a generator in the background (so the
+# traps stay live), waits for it at most <timeout> seconds, returns its exit status.
+run_child() {
+  local limit=$1 outfile=$2 i rc=0
+  shift 2
+  "$@" >"$outfile" 2>"$outfile.err" &
+  CHILD_PID=$!
+  for ((i = 0; i < limit * 10; i++)); do
+    kill -0 "$CHILD_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$CHILD_PID" 2>/dev/null; then
+    stop_pid "$CHILD_PID" 5
+    CHILD_PID=""
+    die "$1 did not finish within ${limit}s"
+  fi
+  wait "$CHILD_PID" || rc=$?
+  CHILD_PID=""
+  return "$rc"
+}
+
+# --- measuring helpers ---------------------------------------------------------------------------
+port_busy() { [[ $(ss -Hltn "sport = :$1" 2>/dev/null | wc -l) -gt 0 ]]; }
+require_free_ports() {
+  local p
+  for p in "$@"; do
+    port_busy "$p" && die "port $p is already in use (another run?); stop it or choose other ports with THROUGHPUT_PORT_BASE"
+  done
+  return 0
+}
+
+proc_ticks() { # summed utime+stime (clock ticks) of the given PIDs; a PID that is gone counts 0
+  local total=0 pid stat rest
+  local -a f
+  for pid in "$@"; do
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+    rest=${stat##*) }
+    read -r -a f <<<"$rest"
+    total=$((total + f[11] + f[12]))
+  done
+  echo "$total"
+}
+children_ticks() { # CPU of this script's waited-for children (cutime + cstime): the load generator
+  local stat rest
+  local -a f
+  stat=$(cat /proc/$$/stat)
+  rest=${stat##*) }
+  read -r -a f <<<"$rest"
+  echo $((f[13] + f[14]))
+}
+machine_ticks() { # busy ticks of the whole machine (every CPU): user nice system irq softirq steal
+  local -a f
+  read -r -a f </proc/stat
+  echo $((f[1] + f[2] + f[3] + f[6] + f[7] + f[8]))
+}
+nginx_pids() { echo "$NGINX_PID" "${NGINX_WORKERS[@]}"; }
+member_pids() { local p; for p in "${HTTP_PORTS[@]}"; do [[ -n ${MEMBER_PID[$p]:-} ]] && echo "${MEMBER_PID[$p]}"; done; return 0; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+kv() { # kv <key> <line>: the value of key=value in a line
+  local k=$1 line=$2
+  sed -nE "s/.*(^| )$k=([^ ]*).*/\\2/p" <<<"$line"
+}
+calc() { awk "BEGIN { $1 }"; }
+
+declare -A RPS=() P50=() P99=() CPU_US=() ERRORS=() GEN_CORES=() OTHER_CORES=() NOTE=()
+ROWS=()
+
+# run_wrk <seconds> <output file> <url> <keys.lua args...>: one wrk run, bounded
+run_wrk() {
+  local seconds=$1 outfile=$2 url=$3
+  shift 3
+  run_child $((seconds + 30)) "$outfile" wrk -t"$THREADS" -c"$CONNS" -d"${seconds}s" --timeout 5s -s "$LUA" "$url" -- "$@"
+}
+
+# measure <row name> <url> <setup pids (space separated)> <lua args...>
+measure() {
+  local name=$1 url=$2 pids=$3
+  shift 3
+  local -a setup_pids
+  read -r -a setup_pids <<<"$pids"
+  log "[$name] warm-up: ${WARMUP}s of $url"
+  if ((WARMUP > 0)); then
+    run_wrk "$WARMUP" "$WORK/$name-warmup.out" "$url" "$@" || die "[$name] wrk warm-up failed: $(cat "$WORK/$name-warmup.out.err")"
+  fi
+  local cpu0 gen0 all0 t0 cpu1 gen1 all1 t1 line
+  cpu0=$(proc_ticks "${setup_pids[@]}"); gen0=$(children_ticks); all0=$(machine_ticks); t0=$(date +%s%N)
+  log "[$name] measuring ${SECS}s: wrk -t$THREADS -c$CONNS -d${SECS}s --timeout 5s -s $LUA $url -- $*"
+  run_wrk "$SECS" "$OUT/$name.wrk" "$url" "$@" || die "[$name] wrk failed: $(cat "$OUT/$name.wrk.err")"
+  cpu1=$(proc_ticks "${setup_pids[@]}"); gen1=$(children_ticks); all1=$(machine_ticks); t1=$(date +%s%N)
+  line=$(grep '^wrk ' "$OUT/$name.wrk") || die "[$name] no result line from wrk: $(cat "$OUT/$name.wrk" "$OUT/$name.wrk.err")"
+  local req dur wall
+  req=$(kv requests "$line"); dur=$(kv duration_us "$line")
+  wall=$(calc "print ($t1 - $t0) / 1e9")
+  RPS[$name]=$(calc "printf \"%.0f\", $req / ($dur / 1e6)")
+  P50[$name]=$(calc "printf \"%.2f\", $(kv p50_us "$line") / 1000")
+  P99[$name]=$(calc "printf \"%.2f\", $(kv p99_us "$line") / 1000")
+  CPU_US[$name]=$(calc "printf \"%.1f\", ($cpu1 - $cpu0) * 1e6 / $CLK_TCK / $req")
+  ERRORS[$name]=$(($(kv non2xx "$line") + $(kv connect_errors "$line") + $(kv read_errors "$line") + $(kv write_errors "$line") + $(kv timeouts "$line")))
+  GEN_CORES[$name]=$(calc "printf \"%.2f\", ($gen1 - $gen0) / $CLK_TCK / $wall")
+  OTHER_CORES[$name]=$(calc "x = (($all1 - $all0) - ($cpu1 - $cpu0) - ($gen1 - $gen0)) / $CLK_TCK / $wall; printf \"%.2f\", (x < 0 ? 0 : x)")
+  ROWS+=("$name")
+  log "[$name] ${RPS[$name]} req/s, p50 ${P50[$name]} ms, p99 ${P99[$name]} ms, ${CPU_US[$name]} us CPU/req, errors ${ERRORS[$name]}"
+}
+
+# --- nginx: the yardstick router, its owners, and the service's origin ------------------------------
+body_1k() { # 1024 bytes of printable text, no quotes or backslashes
+  local s="" i
+  for ((i = 0; i < 16; i++)); do s+="ketama-router throughput body, 1 KiB; line $(printf '%02d' "$i") of 16 ...........\\n"; done
+  # each line is 64 bytes with its \n escape counted as one byte by nginx
+  printf '%s' "$s"
+}
+
+start_nginx() {
+  local body conf="$WORK/nginx.conf"
+  body=$(body_1k)
+  mkdir -p "$WORK/nginx-temp"
+  cat >"$conf" <<EOF
+# generated by load-tests/throughput.sh: loopback only
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/nginx-temp/body;
+  proxy_temp_path $WORK/nginx-temp/proxy;
+  fastcgi_temp_path $WORK/nginx-temp/fastcgi;
+  uwsgi_temp_path $WORK/nginx-temp/uwsgi;
+  scgi_temp_path $WORK/nginx-temp/scgi;
+  keepalive_requests 10000000;
+  keepalive_timeout 300s;
+  default_type application/octet-stream;
+
+  # the yardstick: nginx's consistent-hash routing hop (ketama, 160 points per weight) to three owners
+  upstream owners {
+    hash \$request_uri consistent;
+    server $HOST:${OWNER_PORTS[0]};
+    server $HOST:${OWNER_PORTS[1]};
+    server $HOST:${OWNER_PORTS[2]};
+    keepalive 64;
+  }
+  server {
+    listen $HOST:$ROUTER_PORT;
+    location / {
+      proxy_pass http://owners;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+  server { listen $HOST:${OWNER_PORTS[0]}; location / { return 200 "$body"; } }
+  server { listen $HOST:${OWNER_PORTS[1]}; location / { return 200 "$body"; } }
+  server { listen $HOST:${OWNER_PORTS[2]}; location / { return 200 "$body"; } }
+
+  # the service's origin: every fetch is logged, so a run shows how many misses it had
+  server {
+    listen $HOST:$ORIGIN_PORT;
+    access_log $WORK/origin-access.log;
+    location / { return 200 "$body"; }
+  }
+}
+EOF
+  "$NGINX" -t -q -p "$WORK" -c "$conf" -e "$WORK/nginx-error.log" -g 'daemon off;' 2>"$WORK/nginx-check.log" \
+    || die "nginx rejects the generated configuration: $(cat "$WORK/nginx-check.log")"
+  "$NGINX" -p "$WORK" -c "$conf" -e "$WORK/nginx-error.log" -g 'daemon off;' >"$WORK/nginx-stdout.log" 2>&1 &
+  NGINX_PID=$!
+  local i
+  for ((i = 0; i < 100; i++)); do
+    curl -fsS --max-time 1 "http://$HOST:$ROUTER_PORT/k/1" -o /dev/null 2>/dev/null && break
+    kill -0 "$NGINX_PID" 2>/dev/null || die "nginx exited at start: $(cat "$WORK/nginx-error.log" "$WORK/nginx-stdout.log")"
+    sleep 0.1
+  done
+  local size
+  size=$(curl -fsS --max-time 2 "http://$HOST:$ROUTER_PORT/k/1" | wc -c) || die "nginx router on :$ROUTER_PORT does not answer"
+  [[ $size -eq 1024 ]] || die "nginx answers $size bytes, expected 1024"
+  mapfile -t NGINX_WORKERS < <(ps -o pid= --ppid "$NGINX_PID" | tr -d ' ')
+  log "nginx master PID $NGINX_PID, workers ${NGINX_WORKERS[*]}: router :$ROUTER_PORT, owners :${OWNER_PORTS[*]}, origin :$ORIGIN_PORT"
+}
+
+# --- members ------------------------------------------------------------------------------------
+HZ_JVM_FLAGS=(--add-modules java.se
+  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.management/sun.management=ALL-UNNAMED
+  --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED)
+MEMBER_JVM_FLAGS=(-Xms"$MEMBER_HEAP" -Xmx"$MEMBER_HEAP" -XX:+UseSerialGC)
+if java -XX:+UseCompactObjectHeaders -version >/dev/null 2>&1; then
+  MEMBER_JVM_FLAGS+=(-XX:+UseCompactObjectHeaders)
+fi
+# shellcheck disable=SC2206 # word splitting of the user's extra options is intended
+MEMBER_JVM_FLAGS+=(${THROUGHPUT_MEMBER_OPTS:-})
+
+member_list() { local out="" p; for p in "${HZ_PORTS[@]}"; do out+="${out:+,}$HOST:$p"; done; printf '%s' "$out"; }
+
+start_members() {
+  local i cluster="ketama-throughput-$$-$(date +%s)"
+  require_free_ports "${HTTP_PORTS[@]}" "${MGMT_PORTS[@]}" "${HZ_PORTS[@]}"
+  for i in 0 1 2; do
+    java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
+      -Dquarkus.http.host="$HOST" -Dquarkus.http.port="${HTTP_PORTS[$i]}" \
+      -Dquarkus.management.host="$HOST" -Dquarkus.management.port="${MGMT_PORTS[$i]}" \
+      -Dquarkus.ketama.hazelcast.port="${HZ_PORTS[$i]}" \
+      -Dquarkus.ketama.hazelcast.port-auto-increment=false \
+      -Dquarkus.ketama.hazelcast.members="$(member_list)" \
+      -Dquarkus.ketama.hazelcast.cluster-name="$cluster" \
+      -Dhazelcast.phone.home.enabled=false \
+      '-Dquarkus.log.category."com.hazelcast".level=WARN' \
+      -Dketama.router.origin.base-url="http://$HOST:$ORIGIN_PORT/o" \
+      -jar "$JAR" >"$WORK/member-${HTTP_PORTS[$i]}.log" 2>&1 &
+    MEMBER_PID[${HTTP_PORTS[$i]}]=$!
+    log "started member :${HTTP_PORTS[$i]} / hazelcast :${HZ_PORTS[$i]} (PID ${MEMBER_PID[${HTTP_PORTS[$i]}]})"
+  done
+  for i in 0 1 2; do wait_ready "${HTTP_PORTS[$i]}" 240; done
+  wait_ring_size "$ENTRY" 3 60 || die "the cluster did not form: /ring on :$ENTRY does not list 3 members"
+  log "cluster $cluster formed: $(ring_size "$ENTRY") members on the entry member's ring"
+}
+
+wait_ready() { # wait_ready <http port> <timeout s>
+  local port=$1 timeout=$2 start=$SECONDS
+  while ((SECONDS - start < timeout)); do
+    curl -fsS --max-time 2 "http://$HOST:$port/q/health/ready" >/dev/null 2>&1 && return 0
+    kill -0 "${MEMBER_PID[$port]}" 2>/dev/null || die "member :$port exited before it was ready: $(tail -20 "$WORK/member-$port.log")"
+    sleep 1
+  done
+  die "member :$port not ready within ${timeout}s"
+}
+
+ring_members() { # cluster addresses on the rings of the member on HTTP port $1
+  curl -fsS --max-time 2 "http://$HOST:$1/ring" 2>/dev/null | grep -oE '"address":"[^"]*"' | cut -d'"' -f4 | sort -u || true
+}
+ring_size() { ring_members "$1" | wc -l; }
+wait_ring_size() { # <http port> <size> <timeout s>
+  local i
+  for ((i = 0; i < $3 * 4; i++)); do
+    [[ $(ring_size "$1") -eq $2 ]] && return 0
+    sleep 0.25
+  done
+  return 1
+}
+
+warm_caches() {
+  local members="" i
+  for i in 0 1 2; do members+="${members:+,}$HOST:${HZ_PORTS[$i]}=${HTTP_PORTS[$i]}"; done
+  log "warming the caches: owner of each of $KEYS keys from /route, then GET /cache on the owner (no forwards)"
+  run_child 600 "$OUT/warm.out" java -cp "$WORK/classes" io.ketama.load.throughput.Warm \
+    --entry="$HOST:$ENTRY" --members="$members" --keys="$KEYS" --out="$WORK" \
+    || die "warm-up failed: $(cat "$OUT/warm.out" "$OUT/warm.out.err")"
+  log "$(cat "$OUT/warm.out")"
+}
+
+origin_fetches() { [[ -f $WORK/origin-access.log ]] && wc -l <"$WORK/origin-access.log" || echo 0; }
+
+# --- quiet machine --------------------------------------------------------------------------------
+take_quiet_lock() {
+  [[ -n $QUIET_LOCK ]] || return 0
+  local dir i others
+  dir=$(dirname "$QUIET_LOCK")
+  mkdir -p "$dir"
+  for ((i = 0; i < 90; i++)); do
+    others=$(find "$dir" -maxdepth 1 -name 'quiet-*' ! -path "$QUIET_LOCK" 2>/dev/null | head -3)
+    [[ -z $others ]] && break
+    ((i % 6 == 0)) && log "waiting for other timing runs to end: $others"
+    sleep 10
+  done
+  [[ -z $others ]] || log "WARNING: other timing runs still hold $others after 15 min; measuring anyway (figures may be disturbed)"
+  touch "$QUIET_LOCK"
+  LOCK_MADE=1
+  log "holding $QUIET_LOCK"
+}
+
+# --- steps -----------------------------------------------------------------------------------------
+step_failover() {
+  local victim_pid=${MEMBER_PID[$VICTIM]} victim_hz=${HZ_PORTS[2]} t_kill t_gone="" i line
+  log "[failover] wrk for ${FAILOVER_SECONDS}s on :$ENTRY, kill -9 member :$VICTIM (PID $victim_pid) at +${KILL_AT}s"
+  WRK_TALLY=1 wrk -t"$THREADS" -c"$CONNS" -d"${FAILOVER_SECONDS}s" --timeout 5s -s "$LUA" "http://$HOST:$ENTRY/" \
+    -- random /cache/k/ "$KEYS" >"$OUT/failover.wrk" 2>"$OUT/failover.wrk.err" &
+  CHILD_PID=$!
+  sleep "$KILL_AT"
+  kill -9 "$victim_pid"
+  t_kill=$(date +%s%N)
+  log "[failover] kill -9 PID $victim_pid (member :$VICTIM)"
+  wait "$victim_pid" 2>/dev/null || true
+  unset "MEMBER_PID[$VICTIM]"
+  for ((i = 0; i < 4 * (FAILOVER_SECONDS + 30); i++)); do
+    if ! ring_members "$ENTRY" | grep -qx "$HOST:$victim_hz"; then
+      t_gone=$(date +%s%N)
+      break
+    fi
+    sleep 0.25
+  done
+  for ((i = 0; i < (FAILOVER_SECONDS + 30) * 10; i++)); do
+    kill -0 "$CHILD_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$CHILD_PID" 2>/dev/null && { stop_pid "$CHILD_PID" 5; die "[failover] wrk did not finish"; }
+  wait "$CHILD_PID" || die "[failover] wrk failed: $(cat "$OUT/failover.wrk.err")"
+  CHILD_PID=""
+  line=$(grep '^wrk ' "$OUT/failover.wrk") || die "[failover] no result line from wrk"
+  local req dur socket non2xx ring_s
+  req=$(kv requests "$line"); dur=$(kv duration_us "$line")
+  non2xx=$(kv non2xx "$line")
+  socket=$(($(kv connect_errors "$line") + $(kv read_errors "$line") + $(kv write_errors "$line") + $(kv timeouts "$line")))
+  ring_s=$([[ -n $t_gone ]] && calc "printf \"%.1f\", ($t_gone - $t_kill) / 1e9" || echo "not within $((FAILOVER_SECONDS + 30))s")
+  FAILOVER_LINE=$(printf 'failover: %s requests in %ss (%s req/s) entering on :%s, kill -9 of :%s at +%ss; failed: %s non-2xx + %s socket errors/timeouts; answers with X-Ketama-Failover: %s, X-Ketama-Cache BYPASS: %s, MISS: %s; the entry member'"'"'s ring dropped the dead member %ss after the kill' \
+    "$req" "$(calc "printf \"%.1f\", $dur / 1e6")" "$(calc "printf \"%.0f\", $req / ($dur / 1e6)")" "$ENTRY" "$VICTIM" "$KILL_AT" \
+    "$non2xx" "$socket" "$(kv tally_failover "$line")" "$(kv tally_bypass "$line")" "$(kv tally_miss "$line")" "$ring_s")
+  log "[$FAILOVER_LINE]"
+}
+
+step_overload() {
+  local targets="" p pids
+  if [[ $OVERLOAD_ENTRY == all ]]; then
+    for p in "${HTTP_PORTS[@]}"; do targets+="${targets:+,}$HOST:$p"; done
+  else
+    targets="$HOST:$ENTRY"
+  fi
+  pids=$(member_pids | paste -sd, -)
+  log "[overload] open-loop generator on $targets: warm 10s, peak 2 x 10s (closed loops, $CONNS and $OVERLOAD_CONNECTIONS in flight), then 0.5x and 2x the peak rate, ${OVERLOAD_SECONDS}s each"
+  run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload.out" java -Xms256m -Xmx1g -XX:+UseSerialGC \
+    -cp "$WORK/classes" io.ketama.load.throughput.Overload --targets="$targets" --prefix=/cache/k/ --keys="$KEYS" \
+    --connections="$OVERLOAD_CONNECTIONS" --concurrency="$CONNS" --warm=10 --peak=10 \
+    --half="$OVERLOAD_SECONDS" --double="$OVERLOAD_SECONDS" --pids="$pids" --clk-tck="$CLK_TCK" \
+    || die "[overload] the generator failed: $(cat "$OUT/overload.out" "$OUT/overload.out.err")"
+  OVERLOAD_LINES=$(cat "$OUT/overload.out")
+  log "[overload] $(grep '^overload ' "$OUT/overload.out")"
+}
+
+step_profile() {
+  local pid=${MEMBER_PID[$ENTRY]} jfr="$OUT/entry-member.jfr"
+  log "[profile] JFR of the entry member (PID $pid) for ${PROFILE_SECONDS}s under wrk on /cache (forwarded load)"
+  run_wrk 5 "$WORK/profile-warm.out" "http://$HOST:$ENTRY/" random /cache/k/ "$KEYS" || true
+  wrk -t"$THREADS" -c"$CONNS" -d"$((PROFILE_SECONDS + 3))s" --timeout 5s -s "$LUA" "http://$HOST:$ENTRY/" \
+    -- random /cache/k/ "$KEYS" >"$OUT/profile.wrk" 2>&1 &
+  CHILD_PID=$!
+  sleep 1
+  local c0 c1
+  c0=$(proc_ticks "$pid")
+  jcmd "$pid" JFR.start name=throughput settings=profile duration="${PROFILE_SECONDS}s" filename="$jfr" >"$WORK/jcmd.out" 2>&1 \
+    || die "[profile] jcmd JFR.start failed: $(cat "$WORK/jcmd.out")"
+  local i
+  for ((i = 0; i < (PROFILE_SECONDS + 30) * 10; i++)); do
+    kill -0 "$CHILD_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  c1=$(proc_ticks "$pid")
+  wait "$CHILD_PID" || true
+  CHILD_PID=""
+  for ((i = 0; i < 300; i++)); do [[ -s $jfr ]] && break; sleep 0.1; done
+  [[ -s $jfr ]] || die "[profile] no recording at $jfr"
+  sleep 1
+  {
+    echo "# JFR of the entry member under forwarded load; recording $jfr"
+    grep '^wrk ' "$OUT/profile.wrk" || true
+    echo "entry member CPU over the wrk run: $(calc "printf \"%.2f\", ($c1 - $c0) / $CLK_TCK / ($PROFILE_SECONDS + 2)") cores"
+    echo; jfr summary "$jfr" | grep -E 'Start|Duration|jdk.ThreadStart |jdk.ExecutionSample |jdk.JavaMonitorWait |jdk.ThreadPark ' || true
+    echo; jfr view --width 160 cpu-load "$jfr" 2>/dev/null | tail -n +1 | head -30 || true
+    echo; jfr view --width 160 thread-count "$jfr" 2>/dev/null | head -30 || true
+    echo; jfr view --width 200 hot-methods "$jfr" 2>/dev/null | head -40 || true
+    echo; echo "## started threads by name (first 20 names)"
+    jfr print --events jdk.ThreadStart "$jfr" 2>/dev/null | grep -oE 'thread = "[^"]*"' | sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn | head -20 || true
+  } >"$OUT/profile.txt" 2>&1
+  PROFILE_DONE=1
+  log "[profile] summary in $OUT/profile.txt"
+}
+
+# --- main ------------------------------------------------------------------------------------------
+mkdir -p "$OUT"
+if [[ $SKIP_BUILD != 1 ]] && wants_members; then
+  log "building the app (./mvnw -q -pl app -am package -DskipTests)"
+  ./mvnw -q -pl app -am package -DskipTests
+fi
+if wants_members; then
+  [[ -f $JAR ]] || die "$JAR is missing: build the app first (./mvnw -q -pl app -am package -DskipTests)"
+fi
+mkdir -p "$WORK/classes"
+javac -d "$WORK/classes" "$ROOT"/load-tests/src/main/java/io/ketama/load/throughput/*.java \
+  || die "could not compile the load generator in load-tests/src/main/java"
+
+LOAD_BEFORE=$(loadavg)
+UPTIME_BEFORE=$(uptime)
+log "java: $(java -version 2>&1 | head -1); $(nproc) cores; load average $LOAD_BEFORE; results in $OUT"
+require_free_ports "$ROUTER_PORT" "${OWNER_PORTS[@]}" "$ORIGIN_PORT"
+start_nginx
+if wants_members; then
+  start_members
+  warm_caches
+fi
+
+take_quiet_lock
+LOAD_TIMED=$(loadavg)
+FAILOVER_LINE=""
+OVERLOAD_LINES=""
+PROFILE_DONE=0
+if wants nginx; then
+  measure nginx "http://$HOST:$ROUTER_PORT/" "$(nginx_pids)" random /k/ "$KEYS"
+fi
+if wants service; then
+  before=$(origin_fetches)
+  measure service "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -) $(nginx_pids)" random /cache/k/ "$KEYS"
+  NOTE[service]="origin fetches during warm-up and run: $(($(origin_fetches) - before))"
+fi
+if wants bare; then
+  if curl -fsS --max-time 2 "http://$HOST:$ENTRY$BARE_PATH" -o /dev/null 2>/dev/null; then
+    measure bare "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" random "$BARE_PATH?k=" "$KEYS"
+  else
+    log "[bare] GET $BARE_PATH does not answer 2xx on :$ENTRY: this build has no bare endpoint; skipped"
+  fi
+fi
+if wants local; then
+  measure local "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" list /cache/ "$WORK/keys-$ENTRY.txt"
+fi
+if wants overload; then step_overload; fi
+if wants profile; then step_profile; fi
+if wants failover; then step_failover; fi
+LOAD_AFTER=$(loadavg)
+if ((LOCK_MADE)); then rm -f "$QUIET_LOCK"; LOCK_MADE=0; fi
+
+# --- report ------------------------------------------------------------------------------------------
+ratio() { # ratio <numerator> <denominator>
+  [[ -n ${1:-} && -n ${2:-} ]] && calc "printf \"%.2f\", ($2 == 0 ? 0 : $1 / $2)" || echo "n/a"
+}
+verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
+  [[ $1 == n/a ]] && { echo "not measured"; return; }
+  calc "v = $1; t = $3; if ((\"$2\" == \">=\" && v >= t) || (\"$2\" == \"<=\" && v <= t)) print \"met\"; else if (\"$2\" == \">=\") printf \"MISSED (%.0f%% of the target)\", 100 * v / t; else printf \"MISSED (%.1fx the target)\", v / t"
+}
+{
+  echo "# ketama-router throughput beside nginx${LABEL:+ ($LABEL)}"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(java -version 2>&1 | head -1); $(nginx -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
+  echo "commit: $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "member JVM: ${MEMBER_JVM_FLAGS[*]}"
+  echo "load average: before $LOAD_BEFORE, as timing began $LOAD_TIMED, after $LOAD_AFTER"
+  echo "command: ${THROUGHPUT_MEMBER_OPTS:+THROUGHPUT_MEMBER_OPTS='$THROUGHPUT_MEMBER_OPTS' }load-tests/throughput.sh ${STEPS[*]}"
+  echo "wrk -t$THREADS -c$CONNS, ${WARMUP}s warm-up + ${SECS}s measured per setup, keys uniform out of $KEYS"
+  echo
+  echo "| setup | req/s | p50 ms | p99 ms | errors | CPU µs/req (setup) | wrk cores | other cores |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  declare -A WHAT=([nginx]="nginx, \`hash \$request_uri consistent\` hop to 3 owners" [service]="service, 3 members, entering on one (2/3 forwarded)"
+    [bare]="bare endpoint of the app ($BARE_PATH)" [local]="local hit on the owner (keys it owns)")
+  for r in "${ROWS[@]}"; do
+    echo "| ${WHAT[$r]} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} | ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
+  done
+  echo
+  [[ -n ${NOTE[service]:-} ]] && echo "service: ${NOTE[service]}"
+  if [[ -n ${RPS[nginx]:-} && -n ${RPS[service]:-} ]]; then
+    r=$(ratio "${RPS[service]}" "${RPS[nginx]}")
+    echo "service ÷ nginx req/s: $r (target >= 0.5: $(verdict "$r" '>=' 0.5))"
+    r=$(ratio "${P99[service]}" "${P99[nginx]}")
+    echo "service p99 ÷ nginx p99: $r (target <= 2: $(verdict "$r" '<=' 2))"
+    echo "service ÷ nginx CPU per request: $(ratio "${CPU_US[service]}" "${CPU_US[nginx]}")"
+  fi
+  if [[ -n ${RPS[local]:-} && -n ${RPS[bare]:-} ]]; then
+    r=$(ratio "${RPS[local]}" "${RPS[bare]}")
+    echo "local hit ÷ bare endpoint req/s: $r (target >= 0.8: $(verdict "$r" '>=' 0.8))"
+  fi
+  if [[ -n $OVERLOAD_LINES ]]; then
+    echo
+    echo "overload (open loop, entry: $OVERLOAD_ENTRY; latencies from the intended send time):"
+    sed 's/^/  /' <<<"$OVERLOAD_LINES"
+  fi
+  [[ -n $FAILOVER_LINE ]] && { echo; echo "$FAILOVER_LINE"; }
+  ((PROFILE_DONE)) && { echo; echo "profile: $OUT/profile.txt"; }
+  echo
+  echo "uptime before: $UPTIME_BEFORE"
+  echo "uptime after:  $(uptime)"
+} | tee "$OUT/summary.md"
+log "done; results in $OUT"
