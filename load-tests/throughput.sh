@@ -174,7 +174,7 @@ cleanup() {
   stop_members
   stop_nginx
   if ((LOCK_MADE)); then rm -f "$QUIET_LOCK"; fi
-  if [[ -d $OUT ]]; then cp -f "$WORK"/*.log "$OUT"/ 2>/dev/null || true; fi
+  if [[ -d $OUT ]]; then cp -f "$WORK"/member-*.log "$WORK"/nginx-error.log "$OUT"/ 2>/dev/null || true; fi
   rm -rf "$WORK"
   exit "$rc"
 }

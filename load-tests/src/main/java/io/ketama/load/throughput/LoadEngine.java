@@ -57,6 +57,7 @@ final class LoadEngine implements AutoCloseable {
     private long issued;
     private int[] closedSlots;
     private long ok;
+    private long okInPhase;
     private long socketErrors;
     private long timeouts;
     private Map<Integer, Long> statuses;
@@ -134,7 +135,7 @@ final class LoadEngine implements AutoCloseable {
     /** Runs one phase to its end, then until every request is answered or past its deadline. */
     PhaseResult run(Phase phase) throws IOException {
         this.phase = phase;
-        ok = socketErrors = timeouts = issued = 0;
+        ok = okInPhase = socketErrors = timeouts = issued = 0;
         statuses = new HashMap<>();
         okLatencies = new Latencies();
         allLatencies = new Latencies();
@@ -180,7 +181,7 @@ final class LoadEngine implements AutoCloseable {
         double seconds = phase.length().toNanos() / 1e9;
         long cpu = setupCpu.nanos() - cpu0;
         long own = ownCpu.nanos() - own0;
-        return new PhaseResult(phase, seconds, issued, ok, statuses, socketErrors, timeouts, okLatencies, allLatencies,
+        return new PhaseResult(phase, seconds, issued, ok, okInPhase, statuses, socketErrors, timeouts, okLatencies, allLatencies,
                 sendLag, cpu, own);
     }
 
@@ -317,6 +318,9 @@ final class LoadEngine implements AutoCloseable {
         allLatencies.add(latency);
         if (status / 100 == 2) {
             ok++;
+            if (now < phaseEnd) {
+                okInPhase++;
+            }
             okLatencies.add(latency);
         }
         c.busy = false;

@@ -10,7 +10,8 @@ import java.util.TreeMap;
  * @param phase          the phase
  * @param seconds        how long requests were issued
  * @param scheduled      requests due in the phase (open) or sent (closed)
- * @param ok             answered 2xx
+ * @param ok             answered 2xx, whenever (after the phase, until the deadline, included)
+ * @param okInPhase      answered 2xx before the phase ended: the goodput's numerator
  * @param statuses       every answered status and its count
  * @param socketErrors   requests lost with their connection (reset, closed before the answer)
  * @param timeouts       requests unanswered within the deadline, sent or still waiting for a connection
@@ -20,7 +21,7 @@ import java.util.TreeMap;
  * @param setupCpuNanos  CPU time of the measured processes during the phase
  * @param ownCpuNanos    CPU time of this generator during the phase
  */
-record PhaseResult(Phase phase, double seconds, long scheduled, long ok, Map<Integer, Long> statuses,
+record PhaseResult(Phase phase, double seconds, long scheduled, long ok, long okInPhase, Map<Integer, Long> statuses,
                    long socketErrors, long timeouts, Latencies okLatencies, Latencies allLatencies,
                    Latencies sendLag, long setupCpuNanos, long ownCpuNanos) {
 
@@ -28,9 +29,12 @@ record PhaseResult(Phase phase, double seconds, long scheduled, long ok, Map<Int
         statuses = new TreeMap<>(statuses);
     }
 
-    /** 2xx answers per second. */
+    /**
+     * 2xx answers per second of the phase: only those that arrived while it lasted, so answers that
+     * trail in after it (a backlog draining) do not inflate it.
+     */
     double goodput() {
-        return ok / seconds;
+        return okInPhase / seconds;
     }
 
     long answered() {
@@ -49,10 +53,10 @@ record PhaseResult(Phase phase, double seconds, long scheduled, long ok, Map<Int
     String line() {
         StringBuilder s = new StringBuilder();
         s.append(String.format(java.util.Locale.ROOT,
-                "phase=%s mode=%s offered=%s seconds=%.1f scheduled=%d ok=%d goodput=%.0f p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f p999_ms=%.2f max_ms=%.2f all_p99_ms=%.2f lag_p99_ms=%.2f socket_errors=%d timeouts=%d",
+                "phase=%s mode=%s offered=%s seconds=%.1f scheduled=%d ok=%d ok_in_phase=%d goodput=%.0f p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f p999_ms=%.2f max_ms=%.2f all_p99_ms=%.2f lag_p99_ms=%.2f socket_errors=%d timeouts=%d",
                 phase.name(), phase.isOpen() ? "open" : "closed",
                 phase.isOpen() ? String.format(java.util.Locale.ROOT, "%.0f/s", phase.rate()) : "c" + phase.concurrency(),
-                seconds, scheduled, ok, goodput(),
+                seconds, scheduled, ok, okInPhase, goodput(),
                 millis(okLatencies.percentile(50)), millis(okLatencies.percentile(90)), millis(okLatencies.percentile(99)),
                 millis(okLatencies.percentile(99.9)), millis(okLatencies.max()), millis(allLatencies.percentile(99)),
                 millis(sendLag.percentile(99)), socketErrors, timeouts));

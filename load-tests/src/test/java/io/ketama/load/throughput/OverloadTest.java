@@ -16,7 +16,7 @@ class OverloadTest {
         }
         Phase phase = name.startsWith("peak") ? Phase.closed(name, 32, Duration.ofSeconds((long) seconds))
                 : Phase.open(name, 1000, Duration.ofSeconds((long) seconds));
-        return new PhaseResult(phase, seconds, ok, ok, Map.of(200, ok), 0, 0, latencies, latencies, new Latencies(), 0, 0);
+        return new PhaseResult(phase, seconds, ok, ok, ok, Map.of(200, ok), 0, 0, latencies, latencies, new Latencies(), 0, 0);
     }
 
     @Test
