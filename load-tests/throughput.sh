@@ -33,7 +33,9 @@
 # Settings (environment, defaults in brackets):
 #   THROUGHPUT_SECONDS [20] measured seconds per setup   THROUGHPUT_WARMUP [10] wrk seconds before each
 #   THROUGHPUT_KEYS [100000]   THROUGHPUT_THREADS [2]   THROUGHPUT_CONNECTIONS [32]
-#   THROUGHPUT_PORT_BASE [19000]   THROUGHPUT_MEMBER_HEAP [512m]   THROUGHPUT_MEMBER_OPTS [] extra member JVM options
+#   THROUGHPUT_PORT_BASE [19000]   THROUGHPUT_MEMBER_HEAP [512m]
+#   THROUGHPUT_MEMBER_OPTS [] extra member JVM options; {i} in them becomes the member's index 0, 1, 2
+#                             (e.g. -Dketama.router.forward.binary.port=1930{i})
 #   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [256]   THROUGHPUT_OVERLOAD_SECONDS [20]
 #   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
@@ -371,8 +373,10 @@ MEMBER_JVM_FLAGS=(-Xms"$MEMBER_HEAP" -Xmx"$MEMBER_HEAP" -XX:+UseSerialGC)
 if java -XX:+UseCompactObjectHeaders -version >/dev/null 2>&1; then
   MEMBER_JVM_FLAGS+=(-XX:+UseCompactObjectHeaders)
 fi
-# shellcheck disable=SC2206 # word splitting of the user's extra options is intended
-MEMBER_JVM_FLAGS+=(${THROUGHPUT_MEMBER_OPTS:-})
+member_opts() { # the user's extra options for member $1 (0, 1, 2): every {i} in them becomes $1
+  local opts=${THROUGHPUT_MEMBER_OPTS:-}
+  printf '%s' "${opts//\{i\}/$1}"
+}
 
 member_list() { local out="" p; for p in "${HZ_PORTS[@]}"; do out+="${out:+,}$HOST:$p"; done; printf '%s' "$out"; }
 
@@ -380,6 +384,7 @@ start_members() {
   local i cluster="ketama-throughput-$$-$(date +%s)"
   require_free_ports "${HTTP_PORTS[@]}" "${MGMT_PORTS[@]}" "${HZ_PORTS[@]}"
   for i in 0 1 2; do
+    # shellcheck disable=SC2046 # word splitting of the user's extra options is intended
     java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
       -Dquarkus.http.host="$HOST" -Dquarkus.http.port="${HTTP_PORTS[$i]}" \
       -Dquarkus.management.host="$HOST" -Dquarkus.management.port="${MGMT_PORTS[$i]}" \
@@ -390,6 +395,7 @@ start_members() {
       -Dhazelcast.phone.home.enabled=false \
       '-Dquarkus.log.category."com.hazelcast".level=WARN' \
       -Dketama.router.origin.base-url="http://$HOST:$ORIGIN_PORT/o" \
+      $(member_opts "$i") \
       -jar "$JAR" >"$WORK/member-${HTTP_PORTS[$i]}.log" 2>&1 &
     MEMBER_PID[${HTTP_PORTS[$i]}]=$!
     log "started member :${HTTP_PORTS[$i]} / hazelcast :${HZ_PORTS[$i]} (PID ${MEMBER_PID[${HTTP_PORTS[$i]}]})"
@@ -611,7 +617,7 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   echo "# ketama-router throughput beside nginx${LABEL:+ ($LABEL)}"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(java -version 2>&1 | head -1); $(nginx -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
   echo "commit: $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
-  echo "member JVM: ${MEMBER_JVM_FLAGS[*]}"
+  echo "member JVM: ${MEMBER_JVM_FLAGS[*]} $(member_opts '{i}')"
   echo "load average: before $LOAD_BEFORE, as timing began $LOAD_TIMED, after $LOAD_AFTER"
   echo "command: ${THROUGHPUT_MEMBER_OPTS:+THROUGHPUT_MEMBER_OPTS='$THROUGHPUT_MEMBER_OPTS' }load-tests/throughput.sh ${STEPS[*]}"
   echo "wrk -t$THREADS -c$CONNS, ${WARMUP}s warm-up + ${SECS}s measured per setup, keys uniform out of $KEYS"
