@@ -13,7 +13,8 @@
 #   bare      a bare endpoint of the same app on the same member (GET /bench/bare, a constant 1 KiB)
 #   local     local hits: only keys the entry member owns, all cached, entering on that member
 #   overload  issue 9 point 3, with the open-loop generator of this module (io.ketama.load.throughput.Overload):
-#             peak = the higher goodput of two closed loops (32 and 256 in flight); then 0.5x and 2x that rate at fixed arrival times
+#             peak = the higher goodput of two closed loops (32 and 256 in flight); then 0.5x and 2x that rate at fixed arrival
+#             times over up to 1024 connections
 #             (latency counted from the intended send time); target: goodput(2x) >= 0.8 peak and
 #             p99(2x) <= 5 p99(0.5x). Load spread round-robin over the three members (THROUGHPUT_OVERLOAD_ENTRY=one: entry member only)
 #   failover  issue 9 point 7: wrk saturates the entry member and the last member is killed with
@@ -37,7 +38,7 @@
 #   THROUGHPUT_MEMBER_OPTS [] extra member JVM options; {i} in them becomes the member's index 0, 1, 2
 #                             (e.g. -Dketama.router.forward.binary.port=1930{i})
 #   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
-#   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [256]   THROUGHPUT_OVERLOAD_SECONDS [20]
+#   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
 #   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
 #   THROUGHPUT_QUIET_LOCK [] a file touched while timing runs (after waiting, at most 15 min, while any
 #                            other file of its directory named quiet-* exists), removed at the end
@@ -62,7 +63,7 @@ BARE_PATH=${THROUGHPUT_BARE_PATH:-/bench/bare}
 FAILOVER_SECONDS=${THROUGHPUT_FAILOVER_SECONDS:-20}
 KILL_AT=${THROUGHPUT_KILL_AT:-5}
 OVERLOAD_ENTRY=${THROUGHPUT_OVERLOAD_ENTRY:-all}
-OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-256}
+OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-1024}
 OVERLOAD_SECONDS=${THROUGHPUT_OVERLOAD_SECONDS:-20}
 PROFILE_SECONDS=${THROUGHPUT_PROFILE_SECONDS:-10}
 LABEL=${THROUGHPUT_LABEL:-}
@@ -505,7 +506,7 @@ step_overload() {
     targets="$HOST:$ENTRY"
   fi
   pids=$(member_pids | paste -sd, -)
-  log "[overload] open-loop generator on $targets: warm 10s, peak 2 x 10s (closed loops, $CONNS and $OVERLOAD_CONNECTIONS in flight), then 0.5x and 2x the peak rate, ${OVERLOAD_SECONDS}s each"
+  log "[overload] open-loop generator on $targets: warm 10s, peak 2 x 10s (closed loops, $CONNS and 256 in flight), then 0.5x and 2x the peak rate, ${OVERLOAD_SECONDS}s each"
   run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload.out" java -Xms256m -Xmx1g -XX:+UseSerialGC \
     -cp "$WORK/classes" io.ketama.load.throughput.Overload --targets="$targets" --prefix=/cache/k/ --keys="$KEYS" \
     --connections="$OVERLOAD_CONNECTIONS" --concurrency="$CONNS" --warm=10 --peak=10 \

@@ -14,17 +14,21 @@ import java.util.Map;
  * <ol>
  *   <li>warm-up: closed loop, as the peak phase, not measured;</li>
  *   <li>peak: two closed loops, one with {@code --concurrency} requests in flight (32, as wrk -c32), one
- *       with every connection busy ({@code --connections}, 256): the higher goodput is the peak, the load
- *       at which the cluster saturates (a path that parks a thread per request only reaches it with
- *       more requests in flight than wrk's 32);</li>
+ *       with {@code --peak-concurrency} (256): the higher goodput is the peak, the load at which the
+ *       cluster saturates (a path that parks a thread per request only reaches it with more requests
+ *       in flight than wrk's 32);</li>
  *   <li>half: open loop at 0.5 × peak: the p99 of a cluster that keeps up;</li>
  *   <li>double: open loop at 2 × peak: goodput and p99 of the 2xx answers.</li>
  * </ol>
  * Verdict: goodput(double) ≥ 0.8 × peak and p99(double) ≤ 5 × p99(half).
  *
+ * <p>The open phases use up to {@code --connections} (1024) connections: far more requests than a
+ * member admits can be in flight, as with many independent clients, so a member that bounds its work
+ * has to shed; with fewer, the excess would queue in this client instead and no server could pass.
+ *
  * <pre>
  * java -cp CLASSES io.ketama.load.throughput.Overload --targets=127.0.0.1:19100,127.0.0.1:19101 \
- *   [--prefix=/cache/k/] [--keys=100000] [--connections=256] [--concurrency=32] [--timeout-ms=5000] \
+ *   [--prefix=/cache/k/] [--keys=100000] [--connections=1024] [--concurrency=32] [--peak-concurrency=256] [--timeout-ms=5000] \
  *   [--warm=10] [--peak=10] [--half=20] [--double=20] [--pids=123,456] [--clk-tck=100] [--seed=42]
  * </pre>
  * Prints one {@code phase=...} line per phase and an {@code overload ...} verdict line; exits 0
@@ -54,7 +58,7 @@ public final class Overload {
             print(engine.run(Phase.closed("warm", s.concurrency, s.warm)));
             PhaseResult narrow = engine.run(Phase.closed("peak-c" + s.concurrency, s.concurrency, s.peak));
             print(narrow);
-            PhaseResult wide = engine.run(Phase.closed("peak-c" + s.connections(), s.connections(), s.peak));
+            PhaseResult wide = engine.run(Phase.closed("peak-c" + s.peakConcurrency(), s.peakConcurrency(), s.peak));
             print(wide);
             PhaseResult peak = wide.goodput() > narrow.goodput() ? wide : narrow;
             if (peak.ok() == 0) {
@@ -90,7 +94,7 @@ public final class Overload {
 
     /** The run's settings, checked: a bad one names its option and the allowed range. */
     record Settings(List<InetSocketAddress> targets, String prefix, int keys, int perTarget, int concurrency,
-                    Duration timeout, Duration warm, Duration peak, Duration half, Duration twice, List<Long> pids,
+                    int peakConcurrency, Duration timeout, Duration warm, Duration peak, Duration half, Duration twice, List<Long> pids,
                     long ticks, long seed) {
 
         /** Connections over all targets. */
@@ -100,14 +104,15 @@ public final class Overload {
 
         static Settings of(String[] args) {
             Map<String, String> opts = Args.parse(args, List.of("targets", "prefix", "keys", "connections", "concurrency",
-                    "timeout-ms", "warm", "peak", "half", "double", "pids", "clk-tck", "seed"));
+                    "peak-concurrency", "timeout-ms", "warm", "peak", "half", "double", "pids", "clk-tck", "seed"));
             List<InetSocketAddress> targets = Args.targets(opts.get("targets"));
-            int connections = Args.intIn(opts, "connections", 256, 1, 10_000);
+            int connections = Args.intIn(opts, "connections", 1024, 1, 10_000);
             int concurrency = Args.intIn(opts, "concurrency", 32, 1, 10_000);
+            int peakConcurrency = Args.intIn(opts, "peak-concurrency", 256, 1, 10_000);
             int perTarget = Math.max(1, connections / targets.size());
-            if (perTarget * targets.size() < concurrency) {
+            if (perTarget * targets.size() < Math.max(concurrency, peakConcurrency)) {
                 throw new IllegalArgumentException("--connections (" + connections + ") must be at least --concurrency ("
-                        + concurrency + ")");
+                        + concurrency + ") and --peak-concurrency (" + peakConcurrency + ")");
             }
             List<Long> pids = new ArrayList<>();
             for (String p : opts.getOrDefault("pids", "").split(",")) {
@@ -120,7 +125,7 @@ public final class Overload {
                 }
             }
             return new Settings(targets, opts.getOrDefault("prefix", "/cache/k/"),
-                    Args.intIn(opts, "keys", 100_000, 1, Integer.MAX_VALUE), perTarget, concurrency,
+                    Args.intIn(opts, "keys", 100_000, 1, Integer.MAX_VALUE), perTarget, concurrency, peakConcurrency,
                     Duration.ofMillis(Args.intIn(opts, "timeout-ms", 5_000, 100, 600_000)),
                     Duration.ofSeconds(Args.intIn(opts, "warm", 10, 1, 600)),
                     Duration.ofSeconds(Args.intIn(opts, "peak", 10, 1, 600)),

@@ -132,7 +132,7 @@ class LoadEngineTest {
         assertThatThrownBy(() -> Overload.Settings.of(new String[] {"--target=127.0.0.1:1"}))
                 .hasMessageContaining("unknown option --target");
         assertThatThrownBy(() -> Overload.Settings.of(new String[] {"--targets=127.0.0.1:1", "--connections=8"}))
-                .hasMessageContaining("--connections (8) must be at least --concurrency (32)");
+                .hasMessageContaining("--connections (8) must be at least --concurrency (32) and --peak-concurrency (256)");
         assertThat(LoadEngine.spread(32, 3)).containsExactly(11, 11, 10);
     }
 
