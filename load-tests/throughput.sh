@@ -33,6 +33,9 @@
 #
 # Settings (environment, defaults in brackets):
 #   THROUGHPUT_SECONDS [20] measured seconds per setup   THROUGHPUT_WARMUP [10] wrk seconds before each
+#   THROUGHPUT_ROUNDS [1] rounds of the wrk setups, interleaved (nginx, service, bare, local, nginx, ...):
+#                         on a shared machine the ratios are taken per round, then their median
+#                         (later rounds warm up for at most 3 s)
 #   THROUGHPUT_KEYS [100000]   THROUGHPUT_THREADS [2]   THROUGHPUT_CONNECTIONS [32]
 #   THROUGHPUT_PORT_BASE [19000]   THROUGHPUT_MEMBER_HEAP [512m]
 #   THROUGHPUT_MEMBER_OPTS [] extra member JVM options; {i} in them becomes the member's index 0, 1, 2
@@ -54,6 +57,7 @@ source .ci/jdk.sh
 HOST=127.0.0.1
 SECS=${THROUGHPUT_SECONDS:-20}
 WARMUP=${THROUGHPUT_WARMUP:-10}
+ROUNDS=${THROUGHPUT_ROUNDS:-1}
 KEYS=${THROUGHPUT_KEYS:-100000}
 THREADS=${THROUGHPUT_THREADS:-2}
 CONNS=${THROUGHPUT_CONNECTIONS:-32}
@@ -85,13 +89,14 @@ VICTIM=${HTTP_PORTS[2]}
 log() { printf '%s [throughput] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 num() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 must be a whole number, was '$2'"; }
-for v in SECS:THROUGHPUT_SECONDS WARMUP:THROUGHPUT_WARMUP KEYS:THROUGHPUT_KEYS THREADS:THROUGHPUT_THREADS \
+for v in SECS:THROUGHPUT_SECONDS WARMUP:THROUGHPUT_WARMUP ROUNDS:THROUGHPUT_ROUNDS KEYS:THROUGHPUT_KEYS THREADS:THROUGHPUT_THREADS \
   CONNS:THROUGHPUT_CONNECTIONS BASE:THROUGHPUT_PORT_BASE FAILOVER_SECONDS:THROUGHPUT_FAILOVER_SECONDS \
   KILL_AT:THROUGHPUT_KILL_AT OVERLOAD_CONNECTIONS:THROUGHPUT_OVERLOAD_CONNECTIONS \
   OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS; do
   var=${v%%:*}
   num "${v#*:}" "${!var}"
 done
+((ROUNDS >= 1 && ROUNDS <= 9)) || die "THROUGHPUT_ROUNDS must be in [1, 9], was $ROUNDS"
 ((SECS >= 1 && KEYS >= 3 && THREADS >= 1 && CONNS >= THREADS)) || die "need THROUGHPUT_SECONDS >= 1, THROUGHPUT_KEYS >= 3, 1 <= THROUGHPUT_THREADS <= THROUGHPUT_CONNECTIONS"
 ((BASE >= 1024 && BASE + 703 <= 65535)) || die "THROUGHPUT_PORT_BASE must be in [1024, 64832], was $BASE"
 ((KILL_AT >= 1 && KILL_AT + 3 <= FAILOVER_SECONDS)) || die "need 1 <= THROUGHPUT_KILL_AT <= THROUGHPUT_FAILOVER_SECONDS - 3 (were $KILL_AT, $FAILOVER_SECONDS)"
@@ -249,7 +254,7 @@ kv() { # kv <key> <line>: the value of key=value in a line
 }
 calc() { awk "BEGIN { $1 }"; }
 
-declare -A RPS=() P50=() P99=() CPU_US=() ERRORS=() GEN_CORES=() OTHER_CORES=() NOTE=()
+declare -A RPS=() P50=() P99=() CPU_US=() ERRORS=() GEN_CORES=() OTHER_CORES=()
 ROWS=()
 
 # run_wrk <seconds> <output file> <url> <keys.lua args...>: one wrk run, bounded
@@ -259,22 +264,24 @@ run_wrk() {
   run_child $((seconds + 30)) "$outfile" wrk -t"$THREADS" -c"$CONNS" -d"${seconds}s" --timeout 5s -s "$LUA" "$url" -- "$@"
 }
 
-# measure <row name> <url> <setup pids (space separated)> <lua args...>
+# measure <setup> <round> <url> <setup pids (space separated)> <lua args...>: results under "<setup>/<round>"
 measure() {
-  local name=$1 url=$2 pids=$3
-  shift 3
+  local setup=$1 round=$2 url=$3 pids=$4
+  shift 4
+  local name="$setup/$round" file="$setup-$round" warm=$WARMUP
+  ((round == 1 || warm <= 3)) || warm=3
   local -a setup_pids
   read -r -a setup_pids <<<"$pids"
-  log "[$name] warm-up: ${WARMUP}s of $url"
-  if ((WARMUP > 0)); then
-    run_wrk "$WARMUP" "$WORK/$name-warmup.out" "$url" "$@" || die "[$name] wrk warm-up failed: $(cat "$WORK/$name-warmup.out.err")"
+  log "[$name] warm-up: ${warm}s of $url"
+  if ((warm > 0)); then
+    run_wrk "$warm" "$WORK/$file-warmup.out" "$url" "$@" || die "[$name] wrk warm-up failed: $(cat "$WORK/$file-warmup.out.err")"
   fi
   local cpu0 gen0 all0 t0 cpu1 gen1 all1 t1 line
   cpu0=$(proc_ticks "${setup_pids[@]}"); gen0=$(children_ticks); all0=$(machine_ticks); t0=$(date +%s%N)
   log "[$name] measuring ${SECS}s: wrk -t$THREADS -c$CONNS -d${SECS}s --timeout 5s -s $LUA $url -- $*"
-  run_wrk "$SECS" "$OUT/$name.wrk" "$url" "$@" || die "[$name] wrk failed: $(cat "$OUT/$name.wrk.err")"
+  run_wrk "$SECS" "$OUT/$file.wrk" "$url" "$@" || die "[$name] wrk failed: $(cat "$OUT/$file.wrk.err")"
   cpu1=$(proc_ticks "${setup_pids[@]}"); gen1=$(children_ticks); all1=$(machine_ticks); t1=$(date +%s%N)
-  line=$(grep '^wrk ' "$OUT/$name.wrk") || die "[$name] no result line from wrk: $(cat "$OUT/$name.wrk" "$OUT/$name.wrk.err")"
+  line=$(grep '^wrk ' "$OUT/$file.wrk") || die "[$name] no result line from wrk: $(cat "$OUT/$file.wrk" "$OUT/$file.wrk.err")"
   local req dur wall
   req=$(kv requests "$line"); dur=$(kv duration_us "$line")
   wall=$(calc "print ($t1 - $t0) / 1e9")
@@ -582,24 +589,30 @@ LOAD_TIMED=$(loadavg)
 FAILOVER_LINE=""
 OVERLOAD_LINES=""
 PROFILE_DONE=0
-if wants nginx; then
-  measure nginx "http://$HOST:$ROUTER_PORT/" "$(nginx_pids)" random /k/ "$KEYS"
-fi
-if wants service; then
-  before=$(origin_fetches)
-  measure service "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -) $(nginx_pids)" random /cache/k/ "$KEYS"
-  NOTE[service]="origin fetches during warm-up and run: $(($(origin_fetches) - before))"
-fi
+HAS_BARE=0
 if wants bare; then
   if curl -fsS --max-time 2 "http://$HOST:$ENTRY$BARE_PATH" -o /dev/null 2>/dev/null; then
-    measure bare "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" random "$BARE_PATH?k=" "$KEYS"
+    HAS_BARE=1
   else
     log "[bare] GET $BARE_PATH does not answer 2xx on :$ENTRY: this build has no bare endpoint; skipped"
   fi
 fi
-if wants local; then
-  measure local "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" list /cache/ "$WORK/keys-$ENTRY.txt"
-fi
+ORIGIN_BEFORE=$(origin_fetches)
+for ((round = 1; round <= ROUNDS; round++)); do
+  if wants nginx; then
+    measure nginx "$round" "http://$HOST:$ROUTER_PORT/" "$(nginx_pids)" random /k/ "$KEYS"
+  fi
+  if wants service; then
+    measure service "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -) $(nginx_pids)" random /cache/k/ "$KEYS"
+  fi
+  if ((HAS_BARE)); then
+    measure bare "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" random "$BARE_PATH?k=" "$KEYS"
+  fi
+  if wants local; then
+    measure local "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" list /cache/ "$WORK/keys-$ENTRY.txt"
+  fi
+done
+ORIGIN_FETCHES=$(($(origin_fetches) - ORIGIN_BEFORE))
 if wants overload; then step_overload; fi
 if wants profile; then step_profile; fi
 if wants failover; then step_failover; fi
@@ -609,6 +622,18 @@ if ((LOCK_MADE)); then rm -f "$QUIET_LOCK"; LOCK_MADE=0; fi
 # --- report ------------------------------------------------------------------------------------------
 ratio() { # ratio <numerator> <denominator>
   [[ -n ${1:-} && -n ${2:-} ]] && calc "printf \"%.2f\", ($2 == 0 ? 0 : $1 / $2)" || echo "n/a"
+}
+median() { # median of numbers
+  printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+field_median() { # field_median <array name> <printf format> <keys...>
+  local -n values=$1
+  local format=$2
+  shift 2
+  local k out=()
+  for k in "$@"; do out+=("${values[$k]}"); done
+  # shellcheck disable=SC2059 # the format is the caller's
+  printf "$format" "$(median "${out[@]}")"
 }
 verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   [[ $1 == n/a ]] && { echo "not measured"; return; }
@@ -620,29 +645,46 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   echo "commit: $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "member JVM: ${MEMBER_JVM_FLAGS[*]} $(member_opts '{i}')"
   echo "load average: before $LOAD_BEFORE, as timing began $LOAD_TIMED, after $LOAD_AFTER"
-  echo "command: ${THROUGHPUT_MEMBER_OPTS:+THROUGHPUT_MEMBER_OPTS='$THROUGHPUT_MEMBER_OPTS' }load-tests/throughput.sh ${STEPS[*]}"
-  echo "wrk -t$THREADS -c$CONNS, ${WARMUP}s warm-up + ${SECS}s measured per setup, keys uniform out of $KEYS"
+  echo "command: ${THROUGHPUT_MEMBER_OPTS:+THROUGHPUT_MEMBER_OPTS='$THROUGHPUT_MEMBER_OPTS' }$( ((ROUNDS > 1)) && echo "THROUGHPUT_ROUNDS=$ROUNDS ")load-tests/throughput.sh ${STEPS[*]}"
+  echo "wrk -t$THREADS -c$CONNS, ${WARMUP}s warm-up + ${SECS}s measured per setup, $ROUNDS round(s), keys uniform out of $KEYS"
   echo
-  echo "| setup | req/s | p50 ms | p99 ms | errors | CPU µs/req (setup) | wrk cores | other cores |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| setup | round | req/s | p50 ms | p99 ms | errors | CPU µs/req (setup) | wrk cores | other cores |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   declare -A WHAT=([nginx]="nginx, \`hash \$request_uri consistent\` hop to 3 owners" [service]="service, 3 members, entering on one (2/3 forwarded)"
     [bare]="bare endpoint of the app ($BARE_PATH)" [local]="local hit on the owner (keys it owns)")
-  for r in "${ROWS[@]}"; do
-    echo "| ${WHAT[$r]} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} | ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
+  for setup in nginx service bare local; do
+    rows=()
+    for r in "${ROWS[@]}"; do [[ ${r%/*} == "$setup" ]] && rows+=("$r"); done
+    ((${#rows[@]} > 0)) || continue
+    for r in "${rows[@]}"; do
+      echo "| ${WHAT[$setup]} | ${r#*/} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} | ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
+    done
+    if ((${#rows[@]} > 1)); then
+      echo "| ${WHAT[$setup]} | **median** | $(field_median RPS %.0f "${rows[@]}") | $(field_median P50 %.2f "${rows[@]}") | $(field_median P99 %.2f "${rows[@]}") | $(field_median ERRORS %.0f "${rows[@]}") | $(field_median CPU_US %.1f "${rows[@]}") | | |"
+    fi
   done
   echo
-  [[ -n ${NOTE[service]:-} ]] && echo "service: ${NOTE[service]}"
-  if [[ -n ${RPS[nginx]:-} && -n ${RPS[service]:-} ]]; then
-    r=$(ratio "${RPS[service]}" "${RPS[nginx]}")
-    echo "service ÷ nginx req/s: $r (target >= 0.5: $(verdict "$r" '>=' 0.5))"
-    r=$(ratio "${P99[service]}" "${P99[nginx]}")
-    echo "service p99 ÷ nginx p99: $r (target <= 2: $(verdict "$r" '<=' 2))"
-    echo "service ÷ nginx CPU per request: $(ratio "${CPU_US[service]}" "${CPU_US[nginx]}")"
-  fi
-  if [[ -n ${RPS[local]:-} && -n ${RPS[bare]:-} ]]; then
-    r=$(ratio "${RPS[local]}" "${RPS[bare]}")
-    echo "local hit ÷ bare endpoint req/s: $r (target >= 0.8: $(verdict "$r" '>=' 0.8))"
-  fi
+  wants service && echo "service: origin fetches during all service, bare and local runs: $ORIGIN_FETCHES (0 = every key was served from a warm cache)"
+  # the ratios of issue 9 point 6, per round (each round's setups ran back to back), then their median
+  print_ratio() { # print_ratio <label> <field> <numerator setup> <denominator setup> <op> <target>
+    local label=$1 field=$2 num=$3 den=$4 op=$5 target=$6 r per=() m
+    local -n values=$field
+    for ((r = 1; r <= ROUNDS; r++)); do
+      [[ -n ${values[$num/$r]:-} && -n ${values[$den/$r]:-} ]] && per+=("$(ratio "${values[$num/$r]}" "${values[$den/$r]}")")
+    done
+    ((${#per[@]} > 0)) || return 0
+    m=$(median "${per[@]}")
+    if [[ -n $op ]]; then
+      echo "$label: $m$( ((${#per[@]} > 1)) && echo " (median of rounds: ${per[*]})") (target $op $target: $(verdict "$m" "$op" "$target"))"
+    else
+      echo "$label: $m$( ((${#per[@]} > 1)) && echo " (median of rounds: ${per[*]})")"
+    fi
+  }
+  print_ratio "service ÷ nginx req/s" RPS service nginx '>=' 0.5
+  print_ratio "service p99 ÷ nginx p99" P99 service nginx '<=' 2
+  print_ratio "service ÷ nginx CPU per request" CPU_US service nginx '' ''
+  print_ratio "local hit ÷ bare endpoint req/s" RPS local bare '>=' 0.8
+  print_ratio "service ÷ bare endpoint req/s" RPS service bare '' ''
   if [[ -n $OVERLOAD_LINES ]]; then
     echo
     echo "overload (open loop, entry: $OVERLOAD_ENTRY; latencies from the intended send time):"
