@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the external tools the check needs (kubectl, node, npm), bounded in time. */
+/** Runs the one external tool the check uses when installed (kubectl), bounded in time. */
 final class Processes {
     private Processes() {
     }

@@ -59,6 +59,15 @@ final class Yamls {
         }
     }
 
+    /** Every document of {@code text} as loaded (null for an empty one); a YAML error throws. */
+    static List<Object> loadAllDocuments(String text) {
+        List<Object> docs = new ArrayList<>();
+        for (Object doc : yaml().loadAll(text)) {
+            docs.add(doc);
+        }
+        return docs;
+    }
+
     static String dumpAll(List<Map<String, Object>> docs) {
         return yaml().dumpAll(docs.iterator());
     }

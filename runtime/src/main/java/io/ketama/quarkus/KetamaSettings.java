@@ -42,6 +42,16 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
      */
     static KetamaSettings from(KetamaConfig config) {
         List<String> problems = new ArrayList<>();
+        KetamaSettings settings = from(config, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
+        }
+        return settings;
+    }
+
+    /** Validates {@code config}, adding one line per invalid key to {@code problems}; null when any was added. */
+    static KetamaSettings from(KetamaConfig config, List<String> problems) {
+        int before = problems.size();
         String datacenter = check(problems, () -> MemberParser.datacenter(PREFIX + "datacenter", config.datacenter()));
         RingSettings ring = check(problems, () -> new RingSettings(config.hashStyle(), config.v2().pointsPerWeight()));
         Integer weight = check(problems, () -> MemberParser.weight(PREFIX + "member.weight",
@@ -62,8 +72,8 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
         }
         HazelcastSettings hazelcast = hazelcast(config.hazelcast(), problems);
 
-        if (!problems.isEmpty()) {
-            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
+        if (problems.size() > before) {
+            return null;
         }
         return new KetamaSettings(datacenter, ring, weight, features, nodeId, migration, allowlist, delay, hazelcast);
     }
