@@ -88,6 +88,16 @@ final class CollisionTable {
         return -1;
     }
 
+    /** Number of losing nodes of collision {@code i}. */
+    int loserCount(int i) {
+        return start[i + 1] - start[i];
+    }
+
+    /** Losing node {@code k} (best first) of collision {@code i}. */
+    int loser(int i, int k) {
+        return losers[start[i] + k];
+    }
+
     /** Losing nodes of collision {@code i}, best first (a copy, for analysis and tests). */
     int[] losersAt(int i) {
         return Arrays.copyOfRange(losers, start[i], start[i + 1]);

@@ -18,7 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code KetamaRing.build(ring.version(), ring.pointsPerWeight(), nodes having all of S, in the
  * ring's node order)} would answer, colliding points included: where a qualifying node lost a
  * collision to a node without {@code S}, its point still counts (see {@link FilteredWalk}). Node
- * indices are indices into {@code ring().nodes()}. An empty {@code S} is the full ring. A set no
+ * indices are indices into {@code ring().nodes()}. For the memcached styles, whose clients share
+ * points out by weight among all servers, the ring of {@code S} is the full ring's points of the
+ * nodes having {@code S} (each node keeps its point count), as a feature ring is defined; keys
+ * hash as the ring hashes them ({@link KetamaRing#hashKey}). An empty {@code S} is the full ring. A set no
  * node satisfies, or naming a tag no node has, answers "no node" ({@code null}, -1, nothing) and
  * never throws.
  *
@@ -130,12 +133,12 @@ public final class FeatureRings<T> {
 
     /** The owner of {@code key} among the nodes having every feature of {@code required}, or null. */
     public Node<T> locate(byte[] key, Set<String> required) {
-        return nodeOrNull(nodeIndexForHash(Crc32.hash(key), required));
+        return nodeOrNull(nodeIndexForHash(ring.hashKey(key), required));
     }
 
     /** {@link #locate(byte[], Set)} for the UTF-8 bytes of {@code key}. */
     public Node<T> locate(CharSequence key, Set<String> required) {
-        return nodeOrNull(nodeIndexForHash(Crc32.hashUtf8(key), required));
+        return nodeOrNull(nodeIndexForHash(ring.hashKey(key), required));
     }
 
     /**
@@ -158,8 +161,43 @@ public final class FeatureRings<T> {
     }
 
     /**
+     * Failover order of {@code key} among the nodes having every feature of {@code required}, as
+     * {@link KetamaRing#failover(byte[])} orders it on the ring of those nodes (spymemcached's
+     * probes for that style, a ring walk for the others).
+     */
+    public Iterator<Node<T>> failover(byte[] key, Set<String> required) {
+        if (ring.placement().failover() != Placement.Failover.PROBES) {
+            return failoverForHash(ring.hashKey(key), required);
+        }
+        Placement placement = ring.placement();
+        int probe = ring.hashKey(key);
+        List<Node<T>> out = new ArrayList<>();
+        for (int t = 0; ; t++) {
+            int node = nodeIndexForHash(probe, required);
+            if (node >= 0 && !out.contains(ring.node(node))) {
+                out.add(ring.node(node));
+            }
+            if (t == MemcachedPlacement.PROBES - 1) {
+                return out.iterator();
+            }
+            probe = placement.nextProbe(probe, t, key, 0, key.length);
+        }
+    }
+
+    /** {@link #failover(byte[], Set)} for the UTF-8 bytes of {@code key}. */
+    public Iterator<Node<T>> failover(CharSequence key, Set<String> required) {
+        if (ring.placement().failover() != Placement.Failover.PROBES) {
+            return failoverForHash(ring.hashKey(key), required);
+        }
+        return failover(key.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), required);
+    }
+
+    /**
      * Failover order among the nodes having every feature of {@code required}: the owner, then each
-     * further distinct qualifying node in ring order, each once, ending after one turn of the ring.
+     * further distinct qualifying node in ring order, each once, ending after one turn of the ring
+     * (and, for {@link HashStyle#HASHRING}, every qualifying node of a point several nodes made).
+     * A {@link HashStyle#SPYMEMCACHED} ring walks the ring here too: its probes need the key
+     * ({@link #failover(byte[], Set)}).
      */
     public Iterator<Node<T>> failoverForHash(int hash, Set<String> required) {
         FeaturePlan<T> p = plan(required);
@@ -169,7 +207,8 @@ public final class FeatureRings<T> {
             case RING:
                 return p.dedicated.failoverForHash(hash); // the same Node objects as the full ring's
             case WALK:
-                return new DistinctNodeIterator<>(ring, new FilteredWalk(points, collisions, p.qualifying, hash), countBits(p.qualifying));
+                return new DistinctNodeIterator<>(ring, new FilteredWalk(points, collisions, p.qualifying, hash,
+                        ring.placement().failover() == Placement.Failover.RING_WALK_EQUAL_POINTS), countBits(p.qualifying));
             default:
                 return Collections.emptyIterator();
         }
@@ -292,7 +331,7 @@ public final class FeatureRings<T> {
                 if (features.hasAll(n, key)) {
                     qualifying[n >>> 6] |= 1L << n;
                     count++;
-                    qualifyingPoints += (long) nodes.get(n).weight() * ring.pointsPerWeight();
+                    qualifyingPoints += ring.generatedPointsOf(n);
                 }
             }
             FeaturePlan<T> p;
@@ -338,7 +377,11 @@ public final class FeatureRings<T> {
                 chosen.add(nodes.get(n));
             }
         }
-        KetamaRing<T> dedicated = KetamaRing.build(ring.version(), ring.pointsPerWeight(), chosen);
+        long[] counts = new long[toFull.length];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = ring.generatedPointsOf(toFull[i]);
+        }
+        KetamaRing<T> dedicated = ring.restrict(chosen, counts);
         FeaturePlan<T> candidate = p.materialised(dedicated, toFull);
         long bytes = candidate.materialisedBytes();
         if (bytes > budget) {

@@ -20,14 +20,25 @@ final class FilteredWalk implements PointWalk {
     private final PointTable points;
     private final CollisionTable collisions;
     private final long[] qualifying;
+    private final boolean equalPoints;
     private int pos;
     private int stepsLeft;
+    /** With equal points: the collision whose further qualifying losers are still to come, or -1. */
+    private int collision = -1;
+    private int nextLoser;
+    private int yieldedHere;
 
-    /** A cursor at the first point at or after {@code hash}; exhausted at once on an empty ring. */
-    FilteredWalk(PointTable points, CollisionTable collisions, long[] qualifying, int hash) {
+    /**
+     * A cursor at the first point at or after {@code hash}; exhausted at once on an empty ring.
+     *
+     * @param equalPoints whether a point several qualifying nodes made yields each of them (in
+     *                    tie-break order), as a ring that keeps equal points side by side walks
+     */
+    FilteredWalk(PointTable points, CollisionTable collisions, long[] qualifying, int hash, boolean equalPoints) {
         this.points = points;
         this.collisions = collisions;
         this.qualifying = qualifying;
+        this.equalPoints = equalPoints;
         int start = points.position(hash);
         this.pos = Math.max(start, 0);
         this.stepsLeft = start < 0 ? 0 : points.count();
@@ -68,8 +79,22 @@ final class FilteredWalk implements PointWalk {
     /** The node of the next point of the dedicated ring (repeats included), or -1 after one full turn. */
     @Override
     public int next() {
+        while (collision >= 0) {
+            int node = collisions.loser(collision, nextLoser++);
+            if (nextLoser == collisions.loserCount(collision)) {
+                collision = -1;
+            }
+            if (node != yieldedHere && (qualifying[node >>> 6] & (1L << node)) != 0) {
+                return node;
+            }
+        }
         while (stepsLeft > 0) {
             int node = ownerAt(points, collisions, qualifying, pos);
+            if (equalPoints && node >= 0) {
+                collision = collisions.at(pos);
+                nextLoser = 0;
+                yieldedHere = node;
+            }
             stepsLeft--;
             if (++pos == points.count()) {
                 pos = 0;

@@ -57,6 +57,19 @@ public final class HashIdentity implements Comparable<HashIdentity> {
     }
 
     /**
+     * A whole server text as the host, with an empty port: how the memcached styles name a server
+     * ({@link HashStyle#identity}), whose points hash {@code text-i}.
+     *
+     * @throws IllegalArgumentException when the text is empty
+     */
+    static HashIdentity text(String text) {
+        if (text.isEmpty()) {
+            throw new IllegalArgumentException("server address is empty");
+        }
+        return new HashIdentity(text, "");
+    }
+
+    /**
      * nginx style: the address as written in an nginx {@code server} line. The port is what
      * follows the last {@code :} when only digits follow it; otherwise the whole text is the host
      * and the port is empty. A {@code unix:} socket path hashes the path with an empty port, as
@@ -198,6 +211,11 @@ public final class HashIdentity implements Comparable<HashIdentity> {
     /** {@code host:port}, {@code [v6]:port} for a bare IPv6 host, or just the host when the port is empty. */
     @Override
     public String toString() {
+        return serverText();
+    }
+
+    /** The server text the memcached styles hash ({@code text-i}): {@link #toString()}. */
+    String serverText() {
         if (port.isEmpty()) {
             return host;
         }

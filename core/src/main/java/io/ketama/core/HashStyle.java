@@ -1,32 +1,108 @@
 package io.ketama.core;
 
+import java.util.Objects;
+
 /**
- * How a server's address text becomes the {@link HashIdentity} its points are hashed from. Every
- * member of a cluster must use the same style, or they build different rings.
+ * How servers and keys are hashed onto the circle: the one knob that says which client family a
+ * ring agrees with. Every member of a cluster must use the same style, or they build different rings.
+ *
+ * <p>{@link #NGINX} and {@link #PINGORA} only say how a server's address becomes its
+ * {@link HashIdentity}; the ring is then built by a {@link RingVersion} (CRC-32 points and keys).
+ * The memcached styles decide everything, so their rings are built with
+ * {@link KetamaRing#build(HashStyle, java.util.List)}:
+ * <ul>
+ *   <li>the server text hashed for points ({@code text-i}, as written; see {@link #identity});</li>
+ *   <li>points: MD5 of {@code text-i}, four little-endian 32-bit points per digest;</li>
+ *   <li>points per server, from the weights;</li>
+ *   <li>which server keeps a point that several generate;</li>
+ *   <li>the key hash: the first 4 bytes of MD5(key), little-endian;</li>
+ *   <li>the failover order.</li>
+ * </ul>
+ * Lookups of every style go through the same compact point table and are allocation-free.
  */
 public enum HashStyle {
-    /**
-     * The address as an nginx {@code server} line writes it: {@code host}, 0x00, {@code port}, with
-     * brackets kept around IPv6 ({@link HashIdentity#nginx(String)}). Rings match nginx's
-     * {@code hash $key consistent} over the same server list.
-     */
+    /** The address as written in an nginx {@code server} line ({@link HashIdentity#nginx(String)}). */
     NGINX,
+    /** The canonical text of an IP socket address, as pingora-ketama hashes it ({@link HashIdentity#pingora(String)}). */
+    PINGORA,
     /**
-     * The canonical text of the socket address (RFC 5952 IPv6 without brackets), as pingora-ketama
-     * hashes it ({@link HashIdentity#pingora(String)}). Needs IP addresses, not host names.
+     * spymemcached 2.12.3's {@code KetamaNodeLocator} with its default configuration
+     * ({@code KETAMA_HASH}, node keys {@code SPYMEMCACHED}, 160 repetitions). When every node's
+     * weight is 1 the ring is the one built without a weight map: 40 digests (160 points) per
+     * server. Otherwise it is the one built with a weight map of the nodes' weights: {@code
+     * 4 × ⌊w/W × 160/4 × N⌋} points computed in {@code float}, as spymemcached does. Of points that
+     * several servers generate, the <em>last</em> server in input order keeps it (a
+     * {@code TreeMap.put} replaces). Failover is spymemcached's {@code getSequence}: seven probes,
+     * probe {@code t+1} at {@code probe t + md5le("t" ‖ key)} mod 2^32, each answered by the ring;
+     * the distinct servers of those probes, in probe order.
      */
-    PINGORA;
+    SPYMEMCACHED,
+    /**
+     * {@link #SPYMEMCACHED} with a weight map even when every weight is equal: spymemcached's
+     * {@code float} arithmetic then gives some server counts fewer points than without a map (25
+     * servers get 39 digests each instead of 40).
+     */
+    SPYMEMCACHED_WEIGHTED,
+    /**
+     * The libketama continuum as the {@code hashring} npm module 3.2.0 builds it (default options:
+     * 40 vnodes, 4 replicas): server {@code i} of {@code N} with weight {@code w} out of {@code W}
+     * gets {@code ⌊w/W × 40 × N⌋} digests of four points (in {@code double}, so 7 equal servers
+     * get 39 each). The ring is sorted stably, so of equal points the <em>first</em> server in
+     * input order owns the lookup. Failover is hashring's {@code range(key)}: the distinct servers
+     * of the points from the key's position onwards, one turn, equal points included in input order.
+     */
+    HASHRING;
 
     /**
-     * The identity of {@code address} in this style.
+     * The identity of the server written as {@code server}:
+     * <ul>
+     *   <li>{@code nginx}, {@code pingora}: {@link HashIdentity#nginx}, {@link HashIdentity#pingora};</li>
+     *   <li>{@code hashring}: the text exactly as written (hashring hashes {@code server + "-" + i});</li>
+     *   <li>{@code spymemcached}: the text of {@code String.valueOf(InetSocketAddress)} without its
+     *       leading {@code /}, which is what spymemcached hashes: {@code 10.0.0.1:11211} as written,
+     *       {@code [::1]:11211} in Java's form {@code [0:0:0:0:0:0:0:1]:11211}, and a resolved host
+     *       name as {@code name/10.0.0.1:11211}. Names are never resolved here, so write a named
+     *       server in that {@code name/IP:port} form.</li>
+     * </ul>
      *
-     * @throws IllegalArgumentException when the style cannot hash the address (pingora: not an IP socket address)
+     * @throws IllegalArgumentException when the text is empty or not a valid address for the style
      */
-    public HashIdentity identity(String address) {
-        return this == NGINX ? HashIdentity.nginx(address) : HashIdentity.pingora(address);
+    public HashIdentity identity(String server) {
+        Objects.requireNonNull(server, "server");
+        switch (this) {
+            case NGINX:
+                return HashIdentity.nginx(server);
+            case PINGORA:
+                return HashIdentity.pingora(server);
+            case HASHRING:
+                return HashIdentity.text(server);
+            default:
+                return HashIdentity.text(spymemcachedText(server));
+        }
     }
 
-    /** {@code nginx} or {@code pingora} ({@link EnumLabels}). */
+    private static String spymemcachedText(String server) {
+        String text = server.startsWith("/") ? server.substring(1) : server;
+        int close = text.lastIndexOf("]:");
+        if (text.startsWith("[") && close > 0) {
+            byte[] v6 = IpLiteral.parseIpv6(text.substring(1, close));
+            if (v6 != null) {
+                StringBuilder s = new StringBuilder("[");
+                for (int g = 0; g < 8; g++) {
+                    s.append(g == 0 ? "" : ":").append(Integer.toHexString((v6[2 * g] & 0xFF) << 8 | (v6[2 * g + 1] & 0xFF)));
+                }
+                return s.append(text, close, text.length()).toString();
+            }
+        }
+        return text;
+    }
+
+    /** Whether this style places keys by itself (a memcached style) rather than through a {@link RingVersion}. */
+    public boolean placesKeys() {
+        return this != NGINX && this != PINGORA;
+    }
+
+    /** {@code nginx}, {@code pingora}, {@code spymemcached}, {@code spymemcached-weighted} or {@code hashring} ({@link EnumLabels}). */
     public String label() {
         return EnumLabels.label(this);
     }

@@ -19,6 +19,10 @@ import java.util.Objects;
  * is {@code >=} crc32(key), wrapping to the first point past the last. With the defaults, v1 is
  * exactly nginx's {@code hash $request_uri consistent} and pingora-ketama's default ring.
  *
+ * <p>A ring built with a memcached {@link HashStyle} instead makes its points, ranks ties, hashes
+ * keys ({@link #hashKey}) and orders failover as spymemcached or hashring do (see the constants);
+ * it is stored and searched the same way.
+ *
  * <h2>Cost</h2>
  * Storage is {@link PointTable}: 4.3–4.8 bytes per point instead of pingora's 6 or 8. Lookups
  * ({@link #locate(byte[])}, {@link #nodeIndexForHash(int)}) allocate nothing, take no lock, and
@@ -33,22 +37,22 @@ public final class KetamaRing<T> {
     /** Rings above this many points would not fit a Java array (and would need > 16 GiB to build). */
     public static final long MAX_POINTS = Integer.MAX_VALUE - 64;
 
-    private final RingVersion version;
-    private final int pointsPerWeight;
+    private final Placement placement;
     private final List<Node<T>> nodes;
     private final Object[] nodeArray;
     private final PointTable points;
     private final CollisionTable collisions;
+    private final long[] nodePoints;
     private final long generatedPoints;
 
-    private KetamaRing(RingVersion version, int pointsPerWeight, List<Node<T>> nodes, PointTable points,
-                       CollisionTable collisions, long generatedPoints) {
-        this.version = version;
-        this.pointsPerWeight = pointsPerWeight;
+    private KetamaRing(Placement placement, List<Node<T>> nodes, PointTable points, CollisionTable collisions,
+                       long[] nodePoints, long generatedPoints) {
+        this.placement = placement;
         this.nodes = nodes;
         this.nodeArray = nodes.toArray();
         this.points = points;
         this.collisions = collisions;
+        this.nodePoints = nodePoints;
         this.generatedPoints = generatedPoints;
     }
 
@@ -64,34 +68,65 @@ public final class KetamaRing<T> {
      */
     public static <T> KetamaRing<T> build(RingVersion version, int pointsPerWeight, List<Node<T>> nodes) {
         Objects.requireNonNull(version, "version");
-        Objects.requireNonNull(nodes, "nodes");
         if (pointsPerWeight < 1) {
             throw new IllegalArgumentException("points per weight must be an integer >= 1, was " + pointsPerWeight);
         }
+        return build(new VersionPlacement(version, pointsPerWeight), nodes);
+    }
+
+    /**
+     * Builds the ring a memcached client builds over {@code nodes} ({@link HashStyle#SPYMEMCACHED},
+     * {@link HashStyle#SPYMEMCACHED_WEIGHTED}, {@link HashStyle#HASHRING}): same points, same owner
+     * for every key, same failover order. Make the identities with {@link HashStyle#identity}; node
+     * order matters (it decides ties, and hashring's and spymemcached's point counts are shares of
+     * the total weight).
+     *
+     * @throws IllegalArgumentException for {@link HashStyle#NGINX} and {@link HashStyle#PINGORA},
+     *                                  which need a {@link RingVersion}, or when the ring would exceed {@link #MAX_POINTS}
+     */
+    public static <T> KetamaRing<T> build(HashStyle style, List<Node<T>> nodes) {
+        Objects.requireNonNull(style, "style");
+        return build(new MemcachedPlacement(style), nodes);
+    }
+
+    /**
+     * The ring of some of this ring's nodes, each making as many points as it makes here: the
+     * subsequence of this ring's points whose node is in {@code subset} (a feature ring). For v1
+     * and v2 that is the ring built from {@code subset}; the memcached styles share points out by
+     * weight among all servers, so there it keeps the full ring's counts instead.
+     *
+     * @param pointCounts points of each node of {@code subset}, from {@link #generatedPointsOf}
+     */
+    KetamaRing<T> restrict(List<Node<T>> subset, long[] pointCounts) {
+        return build(placement, subset, pointCounts);
+    }
+
+    private static <T> KetamaRing<T> build(Placement placement, List<Node<T>> nodes) {
+        return build(placement, nodes, null);
+    }
+
+    private static <T> KetamaRing<T> build(Placement placement, List<Node<T>> nodes, long[] fixedCounts) {
+        Objects.requireNonNull(nodes, "nodes");
         List<Node<T>> copy = Collections.unmodifiableList(new ArrayList<>(nodes));
-        int n = copy.size();
-        long total = 0;
         for (Node<T> node : copy) {
             Objects.requireNonNull(node, "node");
-            total += (long) node.weight() * pointsPerWeight;
+        }
+        int n = copy.size();
+        long[] counts = fixedCounts != null ? fixedCounts.clone() : placement.pointCounts(copy);
+        long total = 0;
+        for (long c : counts) {
+            total += c;
         }
         if (total > MAX_POINTS) {
             throw new IllegalArgumentException("a ring of " + total + " points is too large; at most " + MAX_POINTS
                     + " (sum of weights x points per weight)");
         }
-        int[] order = tieBreakOrder(version, copy);
+        int[] order = placement.rankOrder(copy);
         long[] raw = new long[(int) total];
         int p = 0;
         for (int rank = 0; rank < n; rank++) {
-            Node<T> node = copy.get(order[rank]);
-            int prefix = node.identity().prefixRegister();
-            int perNode = node.weight() * pointsPerWeight;
-            int prev = 0;
-            for (int j = 0; j < perNode; j++) {
-                int h = Crc32.finish(Crc32.extendLittleEndian(prefix, prev));
-                raw[p++] = ((long) h << 32) | rank;
-                prev = h;
-            }
+            int node = order[rank];
+            p = placement.emit(copy.get(node), (int) counts[node], rank, raw, p);
         }
         long[] sorted = PointSorter.sortByHighWord(raw, p);
         int[] hashes = new int[p];
@@ -110,32 +145,37 @@ public final class KetamaRing<T> {
             owners[kept] = owner;
             kept++;
         }
-        return new KetamaRing<>(version, pointsPerWeight, copy, new PointTable(hashes, owners, kept, n),
-                collisions.build(), total);
+        return new KetamaRing<>(placement, copy, new PointTable(hashes, owners, kept, n), collisions.build(), counts, total);
     }
 
-    /** Ranks nodes for collisions: input order for v1, identity order for v2 (input order among equal identities). */
-    private static <T> int[] tieBreakOrder(RingVersion version, List<Node<T>> nodes) {
-        Integer[] idx = new Integer[nodes.size()];
-        for (int i = 0; i < idx.length; i++) {
-            idx[i] = i;
-        }
-        if (version == RingVersion.V2) {
-            Arrays.sort(idx, Comparator.comparing(i -> nodes.get(i).identity())); // stable
-        }
-        int[] out = new int[idx.length];
-        for (int i = 0; i < idx.length; i++) {
-            out[i] = idx[i];
-        }
-        return out;
-    }
-
+    /** The ring version, or null for a ring built with a memcached {@link HashStyle} ({@link #style()}). */
     public RingVersion version() {
-        return version;
+        return placement.version();
     }
 
+    /** The memcached style that placed this ring, or null for a v1/v2 ring. */
+    public HashStyle style() {
+        return placement.style();
+    }
+
+    /** {@code v1}, {@code v2}, or the memcached style's label. */
+    public String label() {
+        return placement.label();
+    }
+
+    /** How keys are hashed: {@code crc32} (v1, v2) or {@code md5} (the memcached styles). */
+    public String keyHash() {
+        return placement.keyHash();
+    }
+
+    /** Points per weight unit; for a memcached style the nominal points per server (160), which the weights share out. */
     public int pointsPerWeight() {
-        return pointsPerWeight;
+        return placement.pointsPerWeight();
+    }
+
+    /** Points node {@code index} generated, before collisions (weight × points per weight for v1 and v2). */
+    public long generatedPointsOf(int index) {
+        return nodePoints[index];
     }
 
     /** The nodes, in the order given to {@link #build}. */
@@ -166,17 +206,39 @@ public final class KetamaRing<T> {
         return generatedPoints - points.count();
     }
 
+    /**
+     * The ring's hash of a key: CRC-32 for v1 and v2, the first four MD5 bytes little-endian for
+     * the memcached styles. Allocates nothing.
+     */
+    public int hashKey(byte[] key) {
+        return placement.hashKey(key, 0, key.length);
+    }
+
+    /** {@link #hashKey(byte[])} of {@code key[offset, offset + length)}. */
+    public int hashKey(byte[] key, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, key.length);
+        return placement.hashKey(key, offset, length);
+    }
+
+    /**
+     * {@link #hashKey(byte[])} of the UTF-8 bytes of {@code key} (unpaired surrogates count as
+     * {@code '?'}). Allocates nothing for CRC-32, nor for MD5 of an ASCII key.
+     */
+    public int hashKey(CharSequence key) {
+        return placement.hashKey(key);
+    }
+
     /** The node that owns {@code key}, or null when the ring is empty. Allocates nothing. */
     public Node<T> locate(byte[] key) {
-        return nodeOrNull(nodeIndexForHash(Crc32.hash(key)));
+        return nodeOrNull(nodeIndexForHash(placement.hashKey(key, 0, key.length)));
     }
 
     /** The node that owns the UTF-8 bytes of {@code key}, or null when the ring is empty. */
     public Node<T> locate(CharSequence key) {
-        return nodeOrNull(nodeIndexForHash(Crc32.hashUtf8(key)));
+        return nodeOrNull(nodeIndexForHash(placement.hashKey(key)));
     }
 
-    /** The node that owns a key whose CRC-32 is {@code hash}, or null when the ring is empty. */
+    /** The node that owns a key whose {@link #hashKey(byte[]) hash} is {@code hash}, or null when the ring is empty. */
     public Node<T> locateHash(int hash) {
         return nodeOrNull(nodeIndexForHash(hash));
     }
@@ -224,33 +286,67 @@ public final class KetamaRing<T> {
     }
 
     /**
-     * Failover order for {@code key}: its owner, then each further distinct node in ring order,
-     * each once, then the end (after one full turn of the ring). Nodes whose every point lost a
-     * collision never appear.
+     * Failover order for {@code key}: its owner, then further distinct nodes, each once.
+     * <ul>
+     *   <li>v1, v2: each further distinct node in ring order, ending after one full turn; nodes
+     *       whose every point lost a collision never appear.</li>
+     *   <li>{@link HashStyle#HASHRING}: the same walk, and where several nodes made one point,
+     *       each of them (hashring's {@code range(key)}).</li>
+     *   <li>{@link HashStyle#SPYMEMCACHED}: the distinct owners of spymemcached's seven probes, in
+     *       probe order (its {@code getSequence(key)}); often fewer than all nodes, after which
+     *       spymemcached goes back to the owner.</li>
+     * </ul>
      */
     public Iterator<Node<T>> failover(byte[] key) {
-        return failoverForHash(Crc32.hash(key));
+        if (placement.failover() == Placement.Failover.PROBES) {
+            int[] out = new int[MemcachedPlacement.PROBES];
+            return indexIterator(java.util.Arrays.copyOf(out, candidateIndices(key, 0, key.length, out)));
+        }
+        return failoverForHash(placement.hashKey(key, 0, key.length));
     }
 
     /** {@link #failover(byte[])} for the UTF-8 bytes of {@code key}. */
     public Iterator<Node<T>> failover(CharSequence key) {
-        return failoverForHash(Crc32.hashUtf8(key));
+        if (placement.failover() == Placement.Failover.PROBES) {
+            int[] out = new int[MemcachedPlacement.PROBES];
+            return indexIterator(java.util.Arrays.copyOf(out, probeCandidates(-1, null, 0, 0, key, out)));
+        }
+        return failoverForHash(placement.hashKey(key));
     }
 
-    /** {@link #failover(byte[])} for a key whose CRC-32 is {@code hash}. */
+    /**
+     * {@link #failover(byte[])} for a key whose hash is {@code hash}. spymemcached's probes need
+     * the key itself, so a {@link HashStyle#SPYMEMCACHED} ring walks the ring from the hash here
+     * instead: use {@link #failover(byte[])} for spymemcached's order.
+     */
     public Iterator<Node<T>> failoverForHash(int hash) {
-        return new DistinctNodeIterator<>(this, PointWalk.full(points, points.position(hash)), nodeArray.length);
+        PointWalk walk = placement.failover() == Placement.Failover.RING_WALK_EQUAL_POINTS
+                ? PointWalk.fullWithEqualPoints(points, collisions, points.position(hash))
+                : PointWalk.full(points, points.position(hash));
+        return new DistinctNodeIterator<>(this, walk, nodeArray.length);
+    }
+
+    private Iterator<Node<T>> indexIterator(int[] indices) {
+        List<Node<T>> out = new ArrayList<>(indices.length);
+        for (int i : indices) {
+            out.add(node(i));
+        }
+        return out.iterator();
     }
 
     /** The first {@code max} nodes of {@link #failover(byte[])}. */
     public List<Node<T>> candidates(byte[] key, int max) {
-        return candidatesForHash(Crc32.hash(key), max);
+        int[] idx = new int[Math.max(0, Math.min(max, nodeArray.length))];
+        return nodesOf(idx, candidateIndices(key, 0, key.length, idx));
     }
 
     /** The first {@code max} nodes of {@link #failoverForHash(int)}. */
     public List<Node<T>> candidatesForHash(int hash, int max) {
         int[] idx = new int[Math.max(0, Math.min(max, nodeArray.length))];
-        int n = candidateIndices(hash, idx);
+        return nodesOf(idx, candidateIndices(hash, idx));
+    }
+
+    private List<Node<T>> nodesOf(int[] idx, int n) {
         List<Node<T>> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(node(idx[i]));
@@ -259,30 +355,66 @@ public final class KetamaRing<T> {
     }
 
     /**
-     * Allocation-free failover: fills {@code out} with the indices of the first distinct nodes in
-     * ring order from {@code hash}'s position and returns how many it wrote (fewer than
-     * {@code out.length} when the ring has fewer nodes with points). Duplicate checks are linear
-     * in {@code out.length}, meant for a handful of candidates.
+     * Allocation-free {@link #failover(byte[])} of {@code key[offset, offset + length)}: fills
+     * {@code out} with the indices of the first distinct candidates and returns how many it wrote.
+     * Duplicate checks are linear in {@code out.length}, meant for a handful of candidates.
+     */
+    public int candidateIndices(byte[] key, int offset, int length, int[] out) {
+        Objects.checkFromIndexSize(offset, length, key.length);
+        if (placement.failover() == Placement.Failover.PROBES) {
+            return probeCandidates(placement.hashKey(key, offset, length), key, offset, length, null, out);
+        }
+        return candidateIndices(placement.hashKey(key, offset, length), out);
+    }
+
+    /** spymemcached's probes of a key given as bytes, or as {@code text} when {@code key} is null; {@code first} = -1 to hash it here. */
+    private int probeCandidates(int first, byte[] key, int offset, int length, CharSequence text, int[] out) {
+        if (points.count() == 0 || out.length == 0) {
+            return 0;
+        }
+        int probe = text != null ? placement.hashKey(text) : first;
+        int found = 0;
+        for (int t = 0; ; t++) {
+            found = addDistinct(out, found, points.nodeAt(points.position(probe)));
+            if (t == MemcachedPlacement.PROBES - 1 || found == out.length) {
+                return found;
+            }
+            probe = text != null ? placement.nextProbe(probe, t, text) : placement.nextProbe(probe, t, key, offset, length);
+        }
+    }
+
+    private static int addDistinct(int[] out, int found, int node) {
+        for (int i = 0; i < found; i++) {
+            if (out[i] == node) {
+                return found;
+            }
+        }
+        out[found] = node;
+        return found + 1;
+    }
+
+    /**
+     * Allocation-free {@link #failoverForHash(int)}: fills {@code out} with the indices of the
+     * first distinct nodes in ring order from {@code hash}'s position and returns how many it wrote
+     * (fewer than {@code out.length} when the ring has fewer nodes with points). Duplicate checks
+     * are linear in {@code out.length}, meant for a handful of candidates.
      */
     public int candidateIndices(int hash, int[] out) {
         int start = points.position(hash);
         if (start < 0 || out.length == 0) {
             return 0;
         }
+        boolean equalPoints = placement.failover() == Placement.Failover.RING_WALK_EQUAL_POINTS;
         int count = points.count();
         int found = 0;
         int pos = start;
         for (int step = 0; step < count && found < out.length; step++) {
-            int node = points.nodeAt(pos);
-            boolean seen = false;
-            for (int i = 0; i < found; i++) {
-                if (out[i] == node) {
-                    seen = true;
-                    break;
+            found = addDistinct(out, found, points.nodeAt(pos));
+            if (equalPoints) {
+                int c = collisions.at(pos);
+                for (int k = 0, n = c < 0 ? 0 : collisions.loserCount(c); k < n && found < out.length; k++) {
+                    found = addDistinct(out, found, collisions.loser(c, k));
                 }
-            }
-            if (!seen) {
-                out[found++] = node;
             }
             if (++pos == count) {
                 pos = 0;
@@ -300,6 +432,10 @@ public final class KetamaRing<T> {
         return points.retainedBytes() + collisions.retainedBytes();
     }
 
+    Placement placement() {
+        return placement;
+    }
+
     PointTable points() {
         return points;
     }
@@ -315,7 +451,7 @@ public final class KetamaRing<T> {
 
     @Override
     public String toString() {
-        return "KetamaRing[" + version.label() + ", " + pointsPerWeight + " points/weight, " + nodeArray.length
+        return "KetamaRing[" + placement.label() + ", " + placement.pointsPerWeight() + " points/weight, " + nodeArray.length
                 + " nodes, " + points.count() + " points, " + retainedBytes() + " bytes]";
     }
 }

@@ -26,4 +26,39 @@ interface PointWalk {
             }
         };
     }
+
+    /**
+     * {@link #full} that also yields, after the node of a point several nodes made, each node that
+     * lost it, in tie-break order: the entries of a ring that keeps equal points side by side.
+     */
+    static PointWalk fullWithEqualPoints(PointTable points, CollisionTable collisions, int start) {
+        return new PointWalk() {
+            private int pos = Math.max(start, 0);
+            private int stepsLeft = start < 0 ? 0 : points.count();
+            private int collision = -1;
+            private int nextLoser;
+
+            @Override
+            public int next() {
+                if (collision >= 0) {
+                    int node = collisions.loser(collision, nextLoser++);
+                    if (nextLoser == collisions.loserCount(collision)) {
+                        collision = -1;
+                    }
+                    return node;
+                }
+                if (stepsLeft == 0) {
+                    return -1;
+                }
+                stepsLeft--;
+                int node = points.nodeAt(pos);
+                collision = collisions.at(pos);
+                nextLoser = 0;
+                if (++pos == points.count()) {
+                    pos = 0;
+                }
+                return node;
+            }
+        };
+    }
 }

@@ -17,6 +17,17 @@ import java.util.Objects;
  * of the interval's right end. Walking the two sorted point lists once therefore counts every one
  * of the 2^32 hashes exactly once, in time linear in the points.
  *
+ * <h2>Rings that hash keys differently</h2>
+ * A v1 or v2 ring hashes keys with CRC-32, a memcached-style ring with MD5: one key lands at
+ * unrelated positions on the two circles, so comparing owners hash by hash would mean nothing.
+ * Then the two positions of a key are modelled as independent and uniform (what a good hash
+ * gives), and each owner's share is exact: a key stays with owner {@code o} with probability
+ * {@code a(o) · b(o)}, where {@code a(o)} and {@code b(o)} are {@code o}'s exact shares of the two
+ * circles. So {@link #movedFraction()} is {@code 1 − Σ a(o)·b(o)}, what {@code o} loses is
+ * {@code a(o) − a(o)·b(o)} and gains {@code b(o) − a(o)·b(o)}, all in units of 2^32 hashes
+ * (rounded down): the expected share over keys, not a count over hashes
+ * ({@link #keyHashesDiffer()} says which).
+ *
  * <p>Owners are compared by payload ({@link Objects#equals}), so the same server in two rings built
  * from different {@link Node} objects (or with another weight or version) is the same owner, and
  * nodes with equal payloads count as one owner. An empty ring owns nothing: between an empty
@@ -29,10 +40,12 @@ public final class RingDiff<T> {
 
     private final long moved;
     private final Map<T, NodeChange> perNode;
+    private final boolean keyHashesDiffer;
 
-    private RingDiff(long moved, Map<T, NodeChange> perNode) {
+    private RingDiff(long moved, Map<T, NodeChange> perNode, boolean keyHashesDiffer) {
         this.moved = moved;
         this.perNode = perNode;
+        this.keyHashesDiffer = keyHashesDiffer;
     }
 
     /** Compares the owners of every hash in {@code before} against {@code after}. */
@@ -47,7 +60,10 @@ public final class RingDiff<T> {
             tally.putIfAbsent(n.payload(), new long[2]);
         }
         long moved = 0;
-        if (before.isEmpty() != after.isEmpty()) {
+        boolean differ = !before.keyHash().equals(after.keyHash());
+        if (differ && !before.isEmpty() && !after.isEmpty()) {
+            moved = independent(before, after, tally);
+        } else if (before.isEmpty() != after.isEmpty()) {
             KetamaRing<T> only = before.isEmpty() ? after : before;
             int side = before.isEmpty() ? 0 : 1; // gained into an empty before, lost into an empty after
             RingAnalysis<T> shares = RingAnalysis.of(only);
@@ -60,7 +76,35 @@ public final class RingDiff<T> {
         }
         Map<T, NodeChange> out = new LinkedHashMap<>();
         tally.forEach((payload, gl) -> out.put(payload, new NodeChange(gl[0], gl[1])));
-        return new RingDiff<>(moved, Collections.unmodifiableMap(out));
+        return new RingDiff<>(moved, Collections.unmodifiableMap(out), differ);
+    }
+
+    /** Expected moves when a key's positions on the two rings are independent (see the class doc). */
+    private static <T> long independent(KetamaRing<T> a, KetamaRing<T> b, Map<T, long[]> tally) {
+        Map<T, long[]> owned = new LinkedHashMap<>(); // payload -> {hashes owned in a, in b}
+        for (NodeShare<T> s : RingAnalysis.of(a).shares()) {
+            owned.computeIfAbsent(s.node().payload(), k -> new long[2])[0] += s.ownedHashes();
+        }
+        for (NodeShare<T> s : RingAnalysis.of(b).shares()) {
+            owned.computeIfAbsent(s.node().payload(), k -> new long[2])[1] += s.ownedHashes();
+        }
+        long stay = 0;
+        for (Map.Entry<T, long[]> e : owned.entrySet()) {
+            long[] o = e.getValue();
+            long both = scaledProduct(o[0], o[1]);
+            stay += both;
+            long[] gl = tally.get(e.getKey());
+            gl[0] += o[1] - both;
+            gl[1] += o[0] - both;
+        }
+        return HashSpace.SIZE - stay;
+    }
+
+    /** {@code ⌊x · y / 2^32⌋} for {@code 0 <= x, y <= 2^32} without overflow. */
+    private static long scaledProduct(long x, long y) {
+        long high = Math.multiplyHigh(x, y);
+        long low = x * y;
+        return (high << 32) | (low >>> 32);
     }
 
     /** Merges both sorted point lists; tallies moved hashes into {@code tally} as {gained, lost}. */
@@ -102,7 +146,15 @@ public final class RingDiff<T> {
         return moved;
     }
 
-    /** Key hashes whose owner differs, out of 2^32. */
+    /**
+     * Whether the rings hash keys differently (CRC-32 and MD5), so that the figures are the
+     * expected share over keys rather than a count over hashes (see the class doc).
+     */
+    public boolean keyHashesDiffer() {
+        return keyHashesDiffer;
+    }
+
+    /** Key hashes whose owner differs, out of 2^32 (expected, when {@link #keyHashesDiffer()}). */
     public long movedHashes() {
         return moved;
     }

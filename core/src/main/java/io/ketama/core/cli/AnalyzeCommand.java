@@ -1,7 +1,6 @@
 package io.ketama.core.cli;
 
 import io.ketama.core.KetamaRing;
-import io.ketama.core.Node;
 import io.ketama.core.NodeShare;
 import io.ketama.core.RingAnalysis;
 import java.util.ArrayList;
@@ -20,13 +19,21 @@ final class AnalyzeCommand {
     /** @param targetCov the target CoV, or null for none */
     static String json(RingOptions options, KetamaRing<String> ring, Double targetCov) throws CliException {
         RingAnalysis<String> a = RingAnalysis.of(ring);
+        // The theory counts points per node: weight x points per weight, or for a memcached style
+        // the points its clients give each server (points per weight 1).
+        boolean memcached = options.style().placesKeys();
         List<Integer> weights = new ArrayList<>();
-        for (Node<String> n : ring.nodes()) {
-            weights.add(n.weight());
+        for (int i = 0; i < ring.nodeCount(); i++) {
+            weights.add(memcached ? (int) ring.generatedPointsOf(i) : ring.node(i).weight());
+        }
+        int pointsPerWeight = memcached ? 1 : options.pointsPerWeight();
+        if (targetCov != null && memcached) {
+            throw new CliException("--target-cov needs a ring whose points per weight can be chosen (--hash-style nginx or pingora); "
+                    + options.style().label() + " clients fix the points");
         }
         JsonWriter json = new JsonWriter().beginObject(false);
         json.field("servers", options.servers().toString());
-        json.field("ring", options.version().label());
+        json.field("ring", ring.label());
         json.field("pointsPerWeight", options.pointsPerWeight());
         json.field("hashStyle", options.style().label());
         json.field("nodes", a.nodes());
@@ -36,7 +43,9 @@ final class AnalyzeCommand {
         json.field("bytesPerPoint", a.bytes() / (double) a.points());
         json.field("coefficientOfVariation", a.coefficientOfVariation());
         json.field("maxOverMean", a.maxOverMean());
-        json.field("expectedCoefficientOfVariation", RingAnalysis.expectedCov(weights, options.pointsPerWeight()));
+        if (!weights.contains(0)) {
+            json.field("expectedCoefficientOfVariation", RingAnalysis.expectedCov(weights, pointsPerWeight));
+        }
         if (targetCov != null) {
             int k;
             try {

@@ -19,6 +19,10 @@ final class DiffCommand {
         JsonWriter json = new JsonWriter().beginObject(false);
         ring(json.name("before"), before, a);
         ring(json.name("after"), after, b);
+        if (d.keyHashesDiffer()) {
+            json.field("keyHashes", "the rings hash keys differently (" + a.keyHash() + ", " + b.keyHash()
+                    + "): figures are the expected share over keys, 1 - sum of (share before x share after)");
+        }
         json.field("movedHashes", d.movedHashes());
         json.field("movedFraction", d.movedFraction());
         json.name("servers").beginArray(false);
@@ -39,7 +43,7 @@ final class DiffCommand {
     private static void ring(JsonWriter json, RingOptions o, KetamaRing<String> ring) {
         json.beginObject(true);
         json.field("servers", o.servers().toString());
-        json.field("ring", o.version().label());
+        json.field("ring", ring.label());
         json.field("pointsPerWeight", o.pointsPerWeight());
         json.field("hashStyle", o.style().label());
         json.field("nodes", ring.nodeCount());

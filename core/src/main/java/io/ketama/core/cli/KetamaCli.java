@@ -27,6 +27,8 @@ public final class KetamaCli {
             "                                                           exact hash space that changes owner, as JSON",
             "RING OPTIONS: --ring v1|v2 (default v1)  --points-per-weight N (default 160 for v1, 16 for v2)",
             "              --hash-style nginx|pingora (default nginx); in diff, options not given for B are A's",
+            "              --hash-style spymemcached|spymemcached-weighted|hashring: the ring a memcached",
+            "              client builds (MD5 points and keys; no --ring or --points-per-weight)",
             "FILE: one server per line, 'ADDRESS [WEIGHT]' or 'server ADDRESS [weight=N] [parameters];'",
             "      blank lines and # comments ignored",
             "");

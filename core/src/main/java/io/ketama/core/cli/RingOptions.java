@@ -13,13 +13,15 @@ import java.util.Map;
 
 /**
  * How to build one ring from a servers file: {@code --servers FILE [--ring v1|v2]
- * [--points-per-weight N] [--hash-style nginx|pingora]}. Defaults: v1, nginx style, and the
- * version's default points per weight (160 for v1, 16 for v2).
+ * [--points-per-weight N] [--hash-style nginx|pingora|spymemcached|spymemcached-weighted|hashring]}.
+ * Defaults: v1, nginx style, and the version's default points per weight (160 for v1, 16 for v2).
+ * A memcached style fixes the whole ring, so {@code --ring} and {@code --points-per-weight} do not
+ * go with it.
  *
  * @param servers         the servers file
- * @param version         ring version
- * @param pointsPerWeight points per weight unit
- * @param style           how addresses become hash identities
+ * @param version         ring version, or null for a memcached style
+ * @param pointsPerWeight points per weight unit (160 nominal points per server for a memcached style)
+ * @param style           how addresses (and, for a memcached style, keys) are hashed
  */
 record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashStyle style) {
 
@@ -28,12 +30,37 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
     static final String POINTS = "--points-per-weight";
     static final String STYLE = "--hash-style";
 
+    /** The nominal points per server of the memcached clients (40 digests of 4 points), shared out by weight. */
+    static final int MEMCACHED_POINTS_PER_SERVER = 160;
+
     /** Upper bound on --points-per-weight (far beyond any useful ring; the ring's own size limit still applies). */
     static final int MAX_POINTS_PER_WEIGHT = 1_000_000;
 
-    /** The options of {@code args}; options it lacks come from {@code inherited} when given, else the defaults. */
+    /**
+     * The options of {@code args}; options it lacks come from {@code inherited} when given, else
+     * the defaults. A ring version or point count given here with an inherited memcached style
+     * means an nginx-style ring (the inherited style cannot have them).
+     */
     static RingOptions from(Arguments args, String serversOption, Arguments inherited) throws CliException {
         Path servers = Path.of(args.required(serversOption));
+        boolean ownRing = args.has(RING) || args.has(POINTS);
+        String styleText = args.has(STYLE) ? args.get(STYLE) : inherited != null ? inherited.get(STYLE) : null;
+        HashStyle style;
+        try {
+            style = styleText == null ? HashStyle.NGINX : HashStyle.parse(styleText);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage());
+        }
+        if (style.placesKeys()) {
+            if (ownRing && args.has(STYLE)) {
+                throw new CliException(STYLE + " " + style.label() + " fixes the points of the ring as its clients make them; "
+                        + RING + " and " + POINTS + " go only with " + STYLE + " nginx or pingora");
+            }
+            if (!ownRing) {
+                return new RingOptions(servers, null, MEMCACHED_POINTS_PER_SERVER, style);
+            }
+            style = HashStyle.NGINX; // --against with its own --ring: an nginx-style ring unless it names a style
+        }
         String ringText = args.has(RING) ? args.get(RING) : inherited != null ? inherited.get(RING) : null;
         RingVersion version;
         String styleText = args.has(STYLE) ? args.get(STYLE) : inherited != null ? inherited.get(STYLE) : null;
@@ -69,7 +96,7 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
             nodes.add(Node.of(identity, e.weight(), e.address()));
         }
         try {
-            return KetamaRing.build(version, pointsPerWeight, nodes);
+            return version == null ? KetamaRing.build(style, nodes) : KetamaRing.build(version, pointsPerWeight, nodes);
         } catch (IllegalArgumentException ex) {
             throw new CliException(servers + ": " + ex.getMessage());
         } catch (OutOfMemoryError ex) {

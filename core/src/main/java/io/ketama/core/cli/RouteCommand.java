@@ -1,6 +1,5 @@
 package io.ketama.core.cli;
 
-import io.ketama.core.Crc32;
 import io.ketama.core.KetamaRing;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -14,7 +13,7 @@ import java.util.Arrays;
  * {@code \r} belongs to the key; a last line without {@code \n} is a key too). The line is the
  * owner's address exactly as written in the servers file or, with {@code --candidates K}, the
  * first K distinct servers in failover order separated by single spaces (fewer when the ring has
- * fewer servers).
+ * fewer servers, or for spymemcached, whose seven probes may find fewer).
  *
  * <p>Built for batches: keys are hashed straight from a 64 KiB input buffer and the answers are
  * precomputed address bytes copied into a buffered output, so nothing is allocated per key.
@@ -63,7 +62,7 @@ final class RouteCommand {
             end += read;
             for (int i = scan; i < end; i++) {
                 if (buf[i] == '\n') {
-                    write(sink, Crc32.hash(buf, start, i - start), chosen);
+                    write(sink, buf, start, i - start, chosen);
                     keys++;
                     start = i + 1;
                 }
@@ -74,18 +73,18 @@ final class RouteCommand {
             }
         }
         if (end > start) {
-            write(sink, Crc32.hash(buf, start, end - start), chosen);
+            write(sink, buf, start, end - start, chosen);
             keys++;
         }
         sink.flush();
         return keys;
     }
 
-    private void write(OutputStream sink, int hash, int[] chosen) throws IOException {
+    private void write(OutputStream sink, byte[] key, int offset, int length, int[] chosen) throws IOException {
         if (chosen.length <= 1) {
-            sink.write(names[ring.nodeIndexForHash(hash)]);
+            sink.write(names[ring.nodeIndexForHash(ring.hashKey(key, offset, length))]);
         } else {
-            int n = ring.candidateIndices(hash, chosen);
+            int n = ring.candidateIndices(key, offset, length, chosen);
             for (int i = 0; i < n; i++) {
                 if (i > 0) {
                     sink.write(' ');

@@ -1,0 +1,64 @@
+package io.ketama.core;
+
+import java.util.List;
+
+/**
+ * The rules of one ring family, everything but the storage: how many points each node makes and
+ * where, which node keeps a point several nodes make, how a key is hashed, and how failover walks.
+ * Every family stores its points in the same {@link PointTable} and answers lookups through it.
+ */
+abstract class Placement {
+
+    /** How a ring lists the failover candidates of a key. */
+    enum Failover {
+        /** Distinct nodes of the points from the key's position, one turn; a point lost to a collision is gone. */
+        RING_WALK,
+        /** As {@link #RING_WALK}, but at a point several nodes made, each of them in tie-break order. */
+        RING_WALK_EQUAL_POINTS,
+        /** Distinct owners of spymemcached's seven probe hashes of the key, in probe order. */
+        PROBES
+    }
+
+    /** The ring version, or null for a memcached style. */
+    abstract RingVersion version();
+
+    /** The memcached style, or null for a v1/v2 ring. */
+    abstract HashStyle style();
+
+    /** Points per weight unit (v1/v2), or the nominal points per server of a memcached style (160). */
+    abstract int pointsPerWeight();
+
+    /** {@code v1}, {@code v2} or the style's label. */
+    abstract String label();
+
+    /** {@code crc32} or {@code md5}: rings whose key hashes differ place one key at unrelated positions. */
+    abstract String keyHash();
+
+    /** Points each node makes, in node order; their sum is checked against {@link KetamaRing#MAX_POINTS} by the caller. */
+    abstract long[] pointCounts(List<? extends Node<?>> nodes);
+
+    /** Node indices in tie-break order: of several nodes making one point, the first here keeps it. */
+    abstract int[] rankOrder(List<? extends Node<?>> nodes);
+
+    /**
+     * Writes {@code count} points of {@code node} to {@code raw} from {@code p}, each as
+     * {@code hash << 32 | rank}; returns the index after the last one written.
+     */
+    abstract int emit(Node<?> node, int count, int rank, long[] raw, int p);
+
+    abstract int hashKey(byte[] key, int offset, int length);
+
+    abstract int hashKey(CharSequence key);
+
+    abstract Failover failover();
+
+    /** Hash of probe {@code t + 1} given probe {@code t}'s (PROBES only). */
+    int nextProbe(int probe, int t, byte[] key, int offset, int length) {
+        throw new UnsupportedOperationException(label() + " has no probes");
+    }
+
+    /** {@link #nextProbe(int, int, byte[], int, int)} for the UTF-8 bytes of {@code key}. */
+    int nextProbe(int probe, int t, CharSequence key) {
+        throw new UnsupportedOperationException(label() + " has no probes");
+    }
+}
