@@ -2,6 +2,7 @@ package io.ketama.bench;
 
 import io.ketama.core.FeatureRings;
 import io.ketama.core.HashIdentity;
+import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
 import io.ketama.core.RingParts;
@@ -70,6 +71,21 @@ public final class MemoryReport {
         out.add(measure("1000-v2.16 (w1)", KetamaRing.build(RingVersion.V2, 16, RingRow.randomNodes(1000, 1, 1000))));
         out.add(measure("1000-v1 (w1)", KetamaRing.build(RingVersion.V1, 160, RingRow.randomNodes(1000, 1, 1000))));
         out.add(measure("10000-v2.16 (w4)", KetamaRing.build(RingVersion.V2, 16, RingRow.randomNodes(10_000, 4, 10_000))));
+        // the memcached styles: the same table, MD5 points (160 per server, shared out by weight)
+        for (HashStyle style : List.of(HashStyle.SPYMEMCACHED, HashStyle.HASHRING)) {
+            out.add(measure("100-" + style.label(), KetamaRing.build(style, memcached(style, RingRow.N100_V1.nodes()))));
+            out.add(measure("2048-" + style.label() + " (w10)", KetamaRing.build(style, memcached(style, RingRow.N2048_V1.nodes()))));
+        }
+        return out;
+    }
+
+    /** The same servers, named as {@code host:port} the way a memcached client names them. */
+    private static List<Node<String>> memcached(HashStyle style, List<Node<String>> nodes) {
+        List<Node<String>> out = new ArrayList<>();
+        for (Node<String> n : nodes) {
+            String text = n.identity().host() + ":" + n.identity().port();
+            out.add(Node.of(style.identity(text), n.weight(), text));
+        }
         return out;
     }
 
