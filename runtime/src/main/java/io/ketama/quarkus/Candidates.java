@@ -10,19 +10,20 @@ import java.util.Set;
 
 /**
  * The failover order of one key, computed on first access: distinct qualifying members in ring
- * order from the key's position. A caller that only reads the owner never walks the ring.
+ * order from the key's position (for a spymemcached-style v1 ring, in the order of its probes). A caller that only reads the owner never walks the ring.
  * Unmodifiable; the computed list is immutable, so a racy first access is harmless.
  */
 final class Candidates extends AbstractList<Member> {
 
     private final FeatureRings<Member> rings;
-    private final int hash;
+    /** The key: a {@code String} (its UTF-8 bytes) or a {@code byte[]}. */
+    private final Object key;
     private final Set<String> required;
     private List<Member> members;
 
-    Candidates(FeatureRings<Member> rings, int hash, Set<String> required) {
+    Candidates(FeatureRings<Member> rings, Object key, Set<String> required) {
         this.rings = rings;
-        this.hash = hash;
+        this.key = key;
         this.required = required;
     }
 
@@ -30,7 +31,9 @@ final class Candidates extends AbstractList<Member> {
         List<Member> m = members;
         if (m == null) {
             List<Member> out = new ArrayList<>();
-            rings.failoverForHash(hash, required).forEachRemaining(node -> out.add(node.payload()));
+            // the ring's own failover of the key (a spymemcached-style ring probes the key itself)
+            (key instanceof String text ? rings.failover(text, required) : rings.failover((byte[]) key, required))
+                    .forEachRemaining(node -> out.add(node.payload()));
             m = List.copyOf(out);
             members = m;
         }

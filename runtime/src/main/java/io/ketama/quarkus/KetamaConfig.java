@@ -32,6 +32,12 @@ public interface KetamaConfig {
      * How a member address becomes a ring identity when the member has no node id: {@code nginx}
      * (the text of an nginx {@code server} line: {@code host}, 0x00, {@code port}) or {@code pingora}
      * (the canonical socket address, as pingora-ketama hashes it). Every member must agree.
+     * <p>
+     * {@code spymemcached}, {@code spymemcached-weighted} or {@code hashring} make the v1 ring the
+     * one those memcached clients build over the same servers (MD5 points and keys, their point
+     * counts, ties and failover order), so a cluster can take over a placement its clients already
+     * use, then migrate to v2 as usual. The server text is the member's node id when it has one
+     * (write it as the clients name the server, e.g. {@code 10.0.0.1:11211}), else its address.
      */
     @WithDefault("pingora")
     HashStyle hashStyle();

@@ -51,7 +51,8 @@ final class MemberParser {
         String addressText = hostText + ":" + address.getPort();
         HashIdentity identity;
         if (nodeId != null) {
-            identity = HashIdentity.of(nodeId, "");
+            // a memcached style hashes the node id as the server text its clients use
+            identity = style.placesKeys() ? style.identity(nodeId) : HashIdentity.of(nodeId, "");
         } else {
             try {
                 identity = style.identity(addressText);

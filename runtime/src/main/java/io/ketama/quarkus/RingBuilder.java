@@ -2,6 +2,7 @@ package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
 import io.ketama.core.HashIdentity;
+import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
 import io.ketama.core.RingAnalysis;
@@ -86,7 +87,9 @@ public final class RingBuilder {
             infos.add(info);
             features.addAll(info.features());
         }
-        KetamaRing<Member> v1 = KetamaRing.build(RingVersion.V1, nodes);
+        // a memcached style replaces v1: the placement the cluster's clients already use
+        HashStyle style = settings.hashStyle();
+        KetamaRing<Member> v1 = style.placesKeys() ? KetamaRing.build(style, nodes) : KetamaRing.build(RingVersion.V1, nodes);
         KetamaRing<Member> v2 = KetamaRing.build(RingVersion.V2, settings.v2PointsPerWeight(), nodes);
         Map<RingVersion, RingStats> stats = new EnumMap<>(RingVersion.class);
         stats.put(RingVersion.V1, stats(v1));

@@ -5,6 +5,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.Crc32;
+import io.ketama.core.KetamaRing;
 import io.ketama.core.FeatureRings;
 import io.ketama.core.RingVersion;
 import io.quarkus.runtime.Startup;
@@ -139,12 +140,12 @@ public class RingSelector {
 
     /** The owner of the UTF-8 bytes of {@code key}. */
     public Selection select(String key) {
-        return select(Crc32.hashUtf8(Objects.requireNonNull(key, "key")), Set.of());
+        return select(Objects.requireNonNull(key, "key"), null, Set.of());
     }
 
     /** The owner of {@code key}. */
     public Selection select(byte[] key) {
-        return select(Crc32.hash(Objects.requireNonNull(key, "key")), Set.of());
+        return select(null, Objects.requireNonNull(key, "key"), Set.of());
     }
 
     /**
@@ -153,30 +154,43 @@ public class RingSelector {
      * again when {@link Selection#candidates()} is first read: pass one that does not change.
      */
     public Selection select(String key, Set<String> requiredFeatures) {
-        return select(Crc32.hashUtf8(Objects.requireNonNull(key, "key")), Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
+        return select(Objects.requireNonNull(key, "key"), null, Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
     }
 
     /** {@link #select(String, Set)} for the bytes of {@code key}. */
     public Selection select(byte[] key, Set<String> requiredFeatures) {
-        return select(Crc32.hash(Objects.requireNonNull(key, "key")), Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
+        return select(null, Objects.requireNonNull(key, "key"), Objects.requireNonNull(requiredFeatures, "requiredFeatures"));
     }
 
-    private Selection select(int hash, Set<String> required) {
+    /** One of {@code text} and {@code bytes} is the key. */
+    private Selection select(String text, byte[] bytes, Set<String> required) {
+        int crc = text != null ? Crc32.hashUtf8(text) : Crc32.hash(bytes);
         RingState s = state;
         MigrationRouter r = router;
-        RingVersion version = r.versionFor(hash);
+        RingVersion version = r.versionFor(crc); // the split stays sticky by CRC-32 whatever the v1 ring's style
         FeatureRings<Member> rings = s.rings(version);
+        int hash = keyHash(rings.ring(), text, bytes, crc);
         int owner = required.isEmpty() ? rings.ring().nodeIndexForHash(hash) : rings.nodeIndexForHash(hash, required);
         s.count(version, owner);
         if (r.shadow()) {
             FeatureRings<Member> other = s.rings(version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1);
-            int otherOwner = required.isEmpty() ? other.ring().nodeIndexForHash(hash) : other.nodeIndexForHash(hash, required);
+            int otherHash = keyHash(other.ring(), text, bytes, crc);
+            int otherOwner = required.isEmpty() ? other.ring().nodeIndexForHash(otherHash) : other.nodeIndexForHash(otherHash, required);
             metrics.shadow(otherOwner != owner); // node indices are shared by both rings of a snapshot
         }
         if (owner < 0) {
             return new Selection(null, version, List.of());
         }
-        return new Selection(rings.ring().node(owner).payload(), version, new Candidates(rings, hash, required));
+        return new Selection(rings.ring().node(owner).payload(), version,
+                new Candidates(rings, text != null ? text : bytes, required));
+    }
+
+    /** The key's hash on {@code ring}: CRC-32 for v1 and v2, the ring's own (MD5) for a memcached-style v1 ring. */
+    private static int keyHash(KetamaRing<Member> ring, String text, byte[] bytes, int crc) {
+        if (ring.style() == null) {
+            return crc;
+        }
+        return text != null ? ring.hashKey(text) : ring.hashKey(bytes);
     }
 
     /** The rings in use now and what they were built from. */

@@ -47,7 +47,7 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         String styleText = args.has(STYLE) ? args.get(STYLE) : inherited != null ? inherited.get(STYLE) : null;
         HashStyle style;
         try {
-            style = styleText == null ? HashStyle.NGINX : HashStyle.parse(styleText);
+            style = styleText == null ? HashStyle.NGINX : HashStyle.parse(styleText, STYLE);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
         }
@@ -63,11 +63,8 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         }
         String ringText = args.has(RING) ? args.get(RING) : inherited != null ? inherited.get(RING) : null;
         RingVersion version;
-        String styleText = args.has(STYLE) ? args.get(STYLE) : inherited != null ? inherited.get(STYLE) : null;
-        HashStyle style;
         try {
             version = ringText == null ? RingVersion.V1 : RingVersion.parse(ringText, RING);
-            style = styleText == null ? HashStyle.NGINX : HashStyle.parse(styleText, STYLE);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
         }

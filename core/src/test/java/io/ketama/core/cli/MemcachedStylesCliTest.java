@@ -126,6 +126,6 @@ class MemcachedStylesCliTest {
         assertThat(t.stderr()).contains("--target-cov needs a ring whose points per weight can be chosen");
         CliRun u = CliRun.of("", "analyze", "--servers", servers().toString(), "--hash-style", "ketama");
         assertThat(u.status()).isEqualTo(2);
-        assertThat(u.stderr()).contains("unknown hash style 'ketama'; allowed: nginx, pingora, spymemcached, spymemcached-weighted, hashring");
+        assertThat(u.stderr()).contains("--hash-style must be one of nginx, pingora, spymemcached, spymemcached-weighted, hashring, was 'ketama'");
     }
 }
