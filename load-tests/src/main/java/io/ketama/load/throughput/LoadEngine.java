@@ -315,6 +315,14 @@ final class LoadEngine implements AutoCloseable {
     private void complete(Connection c, long now) {
         int status = c.parser.status();
         long latency = now - c.intended;
+        if (latency > timeoutNanos) {
+            // past its deadline the client has given up on it, whether or not this loop got round to
+            // noticing in time (a starved generator thread must not turn late answers into answers)
+            c.busy = false;
+            inFlight[c.target]--;
+            timeouts++;
+            return;
+        }
         statuses.merge(status, 1L, Long::sum);
         allLatencies.add(latency);
         if (status / 100 == 2) {
