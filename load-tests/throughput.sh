@@ -46,6 +46,7 @@
 #   THROUGHPUT_QUIET_LOCK [] a file touched while timing runs (after waiting, at most 15 min, while any
 #                            other file of its directory named quiet-* exists), removed at the end
 #   THROUGHPUT_SKIP_BUILD [0]  1 = reuse app/target/quarkus-app as built
+#   THROUGHPUT_JAR [app/target/quarkus-app/quarkus-run.jar] the service to measure (another build: no build step)
 #   THROUGHPUT_OUT [load-tests/results/throughput/<time>]
 set -euo pipefail
 
@@ -74,7 +75,8 @@ LABEL=${THROUGHPUT_LABEL:-}
 QUIET_LOCK=${THROUGHPUT_QUIET_LOCK:-}
 SKIP_BUILD=${THROUGHPUT_SKIP_BUILD:-0}
 OUT=${THROUGHPUT_OUT:-$ROOT/load-tests/results/throughput/$(date +%Y%m%d-%H%M%S)}
-JAR="$ROOT/app/target/quarkus-app/quarkus-run.jar"
+JAR=${THROUGHPUT_JAR:-$ROOT/app/target/quarkus-app/quarkus-run.jar}
+[[ -n ${THROUGHPUT_JAR:-} ]] && SKIP_BUILD=1
 LUA="$ROOT/load-tests/throughput/keys.lua"
 
 ROUTER_PORT=$((BASE + 80))
@@ -643,9 +645,10 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   echo "# ketama-router throughput beside nginx${LABEL:+ ($LABEL)}"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(java -version 2>&1 | head -1); $(nginx -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
   echo "commit: $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "service jar: $JAR ($(date -u -r "$JAR" '+built %Y-%m-%d %H:%M UTC' 2>/dev/null || echo 'not found'))"
   echo "member JVM: ${MEMBER_JVM_FLAGS[*]} $(member_opts '{i}')"
   echo "load average: before $LOAD_BEFORE, as timing began $LOAD_TIMED, after $LOAD_AFTER"
-  echo "command: ${THROUGHPUT_MEMBER_OPTS:+THROUGHPUT_MEMBER_OPTS='$THROUGHPUT_MEMBER_OPTS' }$( ((ROUNDS > 1)) && echo "THROUGHPUT_ROUNDS=$ROUNDS ")load-tests/throughput.sh ${STEPS[*]}"
+  echo "command: ${THROUGHPUT_JAR:+THROUGHPUT_JAR=$THROUGHPUT_JAR }${THROUGHPUT_MEMBER_OPTS:+THROUGHPUT_MEMBER_OPTS='$THROUGHPUT_MEMBER_OPTS' }$( ((ROUNDS > 1)) && echo "THROUGHPUT_ROUNDS=$ROUNDS ")load-tests/throughput.sh ${STEPS[*]}"
   echo "wrk -t$THREADS -c$CONNS, ${WARMUP}s warm-up + ${SECS}s measured per setup, $ROUNDS round(s), keys uniform out of $KEYS"
   echo
   echo "| setup | round | req/s | p50 ms | p99 ms | errors | CPU µs/req (setup) | wrk cores | other cores |"
