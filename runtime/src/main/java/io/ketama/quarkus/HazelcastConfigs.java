@@ -8,6 +8,7 @@ import com.hazelcast.config.TcpIpConfig;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /** The embedded member's Hazelcast {@link Config}, from {@code quarkus.ketama.hazelcast.*} or a file. */
 final class HazelcastConfigs {
@@ -15,7 +16,8 @@ final class HazelcastConfigs {
     private HazelcastConfigs() {
     }
 
-    static Config of(KetamaSettings settings) {
+    /** The configuration, changed by {@code customizers} in order before the ketama member attributes are set. */
+    static Config of(KetamaSettings settings, List<HazelcastConfigCustomizer> customizers) {
         KetamaSettings.HazelcastSettings h = settings.hazelcast();
         Config config = h.configFile() != null ? load(h.configFile()) : programmatic(h);
         // Members deserialize the application's classes (tasks the app sends through the executor).
@@ -23,6 +25,9 @@ final class HazelcastConfigs {
         config.setProperty("hazelcast.phone.home.enabled", "false");
         // Quarkus shuts the member down at application stop (after the beans that use it), not a JVM hook.
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        for (HazelcastConfigCustomizer customizer : customizers) {
+            customizer.customize(config);
+        }
         MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
         return config;
     }

@@ -2,10 +2,12 @@ package io.ketama.quarkus;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.quarkus.arc.All;
 import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,8 +37,8 @@ class KetamaProducers {
     @Produces
     @Singleton
     @DefaultBean
-    HazelcastInstance hazelcast(KetamaSettings settings) {
-        HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigs.of(settings));
+    HazelcastInstance hazelcast(KetamaSettings settings, @All List<HazelcastConfigCustomizer> customizers) {
+        HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigs.of(settings, customizers));
         LOG.infof("ketama: embedded Hazelcast member %s joined cluster '%s' (%d members)",
                 instance.getCluster().getLocalMember().getAddress(), instance.getConfig().getClusterName(),
                 instance.getCluster().getMembers().size());
