@@ -1,9 +1,14 @@
 package io.ketama.router;
 
+import com.hazelcast.cluster.Member;
 import io.ketama.quarkus.Selection;
-import io.ketama.router.serving.FailoverChain;
+import io.ketama.router.forwarding.FailoverChain;
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.Failures;
+import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
+import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;
@@ -15,6 +20,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -26,7 +35,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code GET /cache/{key}}: the key's owner serves it, from its cache or the origin; any member
- * takes the request and forwards it through the cluster when another member owns the key.
+ * takes the request and forwards it to the owner when another member owns the key. Runs on the
+ * event loop and never blocks it: a local hit is answered at once, everything else when the
+ * failover chain completes.
  */
 @Path("/cache")
 @Tag(name = "cache", description = "Cached content, each key served by its owner")
@@ -40,13 +51,17 @@ public class CacheResource {
     static final String PREFIX = "/cache/";
 
     private final Routing routing;
-    private final RouterRuntime runtime;
     private final RouterMetrics metrics;
+    private final UUID localMember;
+    private final KeyServer keyServer;
+    private final FailoverChain chain;
 
     CacheResource(Routing routing, RouterRuntime runtime, RouterMetrics metrics) {
         this.routing = routing;
-        this.runtime = runtime;
         this.metrics = metrics;
+        this.localMember = runtime.localMember().getUuid();
+        this.keyServer = runtime.keyServer();
+        this.chain = runtime.chain();
     }
 
     @GET
@@ -76,30 +91,55 @@ public class CacheResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "502", description = "The origin gave no answer",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = "Ring not ready, or no member has the required features",
+    @APIResponse(responseCode = "503", description = "Ring not ready, no member has the required features, or the "
+            + "members that could serve the key are at their limits (Retry-After says when to try again)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Response get(@Context HttpServerRequest request, @HeaderParam(FeaturesHeader.NAME) List<String> features) {
+    public CompletionStage<Response> get(@Context HttpServerRequest request, @HeaderParam(FeaturesHeader.NAME) List<String> features) {
         RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
         Selection selection = routing.select(key, features);
-        FailoverChain.Outcome outcome;
-        try {
-            outcome = runtime.chain().serve(key.text(), selection.candidates());
-        } catch (OriginUnavailableException e) {
-            throw new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, e.getMessage());
+        Member owner = selection.owner();
+        if (owner.getUuid().equals(localMember)) {
+            Served hit = keyServer.hit(key.text());
+            if (hit != null) {
+                metrics.served(CacheStatus.HIT, false, 0);
+                return CompletableFuture.completedFuture(answer(selection, hit).build());
+            }
         }
-        Served served = outcome.served();
-        metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
-        Response.ResponseBuilder answer = Response.status(served.answer().status())
+        CompletableFuture<Response> response = new CompletableFuture<>();
+        chain.serve(key.text(), selection.candidates()).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                response.completeExceptionally(problem(Failures.cause(failure)));
+                return;
+            }
+            Served served = outcome.served();
+            metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
+            Response.ResponseBuilder answer = answer(selection, served);
+            if (!outcome.failures().isEmpty()) {
+                answer.header(FAILOVER, outcome.failures().size());
+            }
+            response.complete(answer.build());
+        });
+        return response;
+    }
+
+    private static Response.ResponseBuilder answer(Selection selection, Served served) {
+        return Response.status(served.answer().status())
                 .entity(served.answer().body())
                 .type(served.answer().contentType())
                 .header(OWNER, Members.address(selection.owner()))
                 .header(SERVED_BY, served.servedBy())
                 .header(RING, selection.version().label().toLowerCase(Locale.ROOT))
                 .header(CACHE, served.cache().name());
-        if (!outcome.failures().isEmpty()) {
-            answer.header(FAILOVER, outcome.failures().size());
+    }
+
+    private static Throwable problem(Throwable failure) {
+        if (failure instanceof OriginUnavailableException) {
+            return new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, failure.getMessage());
         }
-        return answer.build();
+        if (failure instanceof OverloadedException) {
+            return new ProblemException(ProblemType.OVERLOADED, failure.getMessage() + "; retry shortly", Map.of(), 1);
+        }
+        return failure;
     }
 
     @GET

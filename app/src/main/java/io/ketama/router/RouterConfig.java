@@ -1,5 +1,6 @@
 package io.ketama.router;
 
+import io.ketama.router.forwarding.TransportKind;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -33,9 +34,29 @@ public interface RouterConfig {
         /** How long an HTTP origin may take to answer. */
         @WithDefault("5s")
         Duration timeout();
+
+        /**
+         * Origin fetches this member may have under way at once (its own misses, forwarded misses and
+         * bypasses, waiting for a connection included); past it, a request that needs one more is
+         * answered 503 with {@code Retry-After} at once. One fetch per key at a time, whatever the count.
+         */
+        @WithDefault("256")
+        int maxInFlight();
+
+        /** Keep-alive connections an HTTP origin gets at most. */
+        @WithDefault("64")
+        int maxConnections();
     }
 
     interface Forward {
+        /**
+         * How keys travel to their owner: {@code binary} (a persistent TCP channel per peer),
+         * {@code http} (pooled keep-alive HTTP/1.1 to the owner's HTTP port) or {@code hazelcast}
+         * (the cluster's executor service). Every member receives all three; this picks how it sends.
+         */
+        @WithDefault("hazelcast")
+        TransportKind transport();
+
         /** Time limit of one forward attempt to another member. */
         @WithDefault("2s")
         Duration timeout();
@@ -53,6 +74,33 @@ public interface RouterConfig {
         int maxCandidates();
 
         Breaker breaker();
+
+        Bulkhead bulkhead();
+
+        Hazelcast hazelcast();
+
+        interface Bulkhead {
+            /** Forwards to one member under way at once. */
+            @WithDefault("256")
+            int maxInFlight();
+
+            /**
+             * Forwards to one member that may wait for a slot; past both limits the member is busy:
+             * the next candidate serves, or the request gets a 503 with {@code Retry-After}.
+             */
+            @WithDefault("32")
+            int maxWaiting();
+        }
+
+        interface Hazelcast {
+            /** Threads serving keys forwarded by the {@code hazelcast} transport (a miss holds one until the origin answers). */
+            @WithDefault("8")
+            int threads();
+
+            /** Keys forwarded by the {@code hazelcast} transport that may wait for one of those threads. */
+            @WithDefault("1024")
+            int queueCapacity();
+        }
 
         interface Breaker {
             /** Forwards in the rolling window a member's circuit breaker judges. */

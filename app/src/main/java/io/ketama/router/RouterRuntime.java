@@ -4,10 +4,14 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.forwarding.FailoverChain;
+import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.ForwardSettings;
+import io.ketama.router.forwarding.ForwardTransport;
+import io.ketama.router.forwarding.Forwarder;
+import io.ketama.router.forwarding.HazelcastForwardClient;
+import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
-import io.ketama.router.serving.FailoverChain;
-import io.ketama.router.serving.ForwardSettings;
-import io.ketama.router.serving.Forwarder;
 import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
@@ -15,6 +19,7 @@ import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Origin;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.util.Set;
@@ -24,10 +29,10 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * This member's serving parts, made from {@link RouterConfig} at start-up: the cache, the origin,
- * the key server (registered in the Hazelcast user context so other members' forwards find it),
- * the per-member guarded forwarder and the failover chain. A bad setting stops start-up with a
- * message naming its key.
+ * This member's serving parts, made from {@link RouterConfig} at start-up: the cache, the bounded
+ * origin, the key server, the receiver of other members' forwards (registered in the Hazelcast
+ * user context), the transport and guarded forwarder for its own forwards, and the failover
+ * chain. A bad setting stops start-up with a message naming its key.
  */
 @Startup
 @Singleton
@@ -40,71 +45,98 @@ class RouterRuntime {
     private final LocalCache cache;
     private final Origin origin;
     private final KeyServer keyServer;
+    private final ForwardReceiver receiver;
+    private final ForwardTransport transport;
     private final Forwarder forwarder;
     private final FailoverChain chain;
     private final UUID membershipListener;
 
-    RouterRuntime(RouterConfig config, HazelcastInstance hazelcast) {
+    RouterRuntime(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx) {
         this.hazelcast = hazelcast;
         this.localMember = hazelcast.getCluster().getLocalMember();
         this.cache = configured("ketama.router.cache.max-bytes", () -> new LocalCache(config.cache().maxBytes().asLongValue()));
-        this.origin = configured("ketama.router.origin", () -> origin(config.origin()));
+        this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx));
         this.keyServer = new KeyServer(cache, origin, Members.address(localMember));
         RouterConfig.Forward f = config.forward();
         ForwardSettings settings = configured("ketama.router.forward", () -> new ForwardSettings(f.timeout(), f.maxRetries(),
                 f.retryDelay(), f.breaker().requestVolumeThreshold(), f.breaker().failureRatio(), f.breaker().delay(),
-                f.maxCandidates()));
-        this.forwarder = new Forwarder(hazelcast, settings);
+                f.maxCandidates(), f.bulkhead().maxInFlight(), f.bulkhead().maxWaiting()));
+        this.transport = switch (f.transport()) {
+            case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx);
+            case BINARY, HTTP -> throw new IllegalArgumentException("invalid configuration ketama.router.forward.transport: "
+                    + f.transport().name().toLowerCase(java.util.Locale.ROOT) + " is not available yet; use hazelcast");
+        };
+        this.forwarder = new Forwarder(transport, settings, uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());
-        keyServer.registerIn(hazelcast.getUserContext());
+        this.receiver = new ForwardReceiver(keyServer.memberAddress());
+        receiver.attach(keyServer);
+        hazelcast.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
         this.membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent event) {
+                forwarder.membersNow(uuids(event.getMembers()));
             }
 
             @Override
             public void memberRemoved(MembershipEvent event) {
-                Set<UUID> present = event.getMembers().stream().map(Member::getUuid).collect(Collectors.toSet());
-                forwarder.retainOnly(present);
+                forwarder.membersNow(uuids(event.getMembers()));
             }
         });
-        LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes", keyServer.memberAddress(), origin,
-                cache.maxBytes());
+        // a member that joined between reading the members above and adding the listener
+        forwarder.membersNow(uuids(hazelcast.getCluster().getMembers()));
+        LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s", keyServer.memberAddress(),
+                origin, cache.maxBytes(), transport.kind().name().toLowerCase(java.util.Locale.ROOT));
     }
 
-    private static Origin origin(RouterConfig.Origin config) {
+    private static Set<UUID> uuids(Set<Member> members) {
+        return members.stream().map(Member::getUuid).collect(Collectors.toSet());
+    }
+
+    private static Origin origin(RouterConfig.Origin config, Vertx vertx) {
+        Origin origin;
         if (config.baseUrl().isPresent() && !config.baseUrl().get().isBlank()) {
             try {
-                return new HttpOrigin(config.baseUrl().get(), config.timeout());
+                origin = new HttpOrigin(vertx, config.baseUrl().get(), config.timeout(), config.maxConnections());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(".base-url / .timeout: " + e.getMessage(), e);
+                throw new IllegalArgumentException(".base-url / .timeout / .max-connections: " + e.getMessage(), e);
+            }
+        } else {
+            try {
+                origin = new DemoOrigin(config.demoDelay());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(".demo-delay: " + e.getMessage(), e);
             }
         }
         try {
-            return new DemoOrigin(config.demoDelay());
+            return new BoundedOrigin(origin, config.maxInFlight());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(".demo-delay: " + e.getMessage(), e);
+            throw new IllegalArgumentException(".max-in-flight: " + e.getMessage(), e);
         }
     }
 
     /** Runs a constructor and names the configuration key in its complaint. */
-    private static <T> T configured(String key, Supplier<T> make) {
+    static <T> T configured(String key, Supplier<T> make) {
         try {
             return make.get();
         } catch (IllegalArgumentException e) {
             String message = e.getMessage();
+            if (message.startsWith("invalid configuration ")) {
+                throw e;
+            }
             throw new IllegalArgumentException("invalid configuration " + key + (message.startsWith(".") ? "" : ": ") + message, e);
         }
     }
 
     void stop(@Observes ShutdownEvent event) {
         // stop taking forwards before Hazelcast goes: callers fail over instead of waiting on a dying member
+        receiver.detach();
         try {
-            keyServer.unregisterFrom(hazelcast.getUserContext());
+            hazelcast.getUserContext().remove(ForwardReceiver.USER_CONTEXT_KEY, receiver);
             hazelcast.getCluster().removeMembershipListener(membershipListener);
         } catch (RuntimeException e) {
             LOG.debug("Hazelcast already stopped", e);
         }
+        transport.close();
     }
 
     Member localMember() {
@@ -117,6 +149,10 @@ class RouterRuntime {
 
     KeyServer keyServer() {
         return keyServer;
+    }
+
+    ForwardReceiver receiver() {
+        return receiver;
     }
 
     FailoverChain chain() {

@@ -17,8 +17,7 @@ import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -167,7 +166,7 @@ class FailoverTest {
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), d.member()) && is(s.candidates().get(1), app()), this::fresh);
         given().get("/cache/" + key).then().statusCode(200).header(CacheResource.SERVED_BY, d.address());
 
-        d.hazelcast.getLifecycleService().terminate();
+        d.crash();
         // the rings still hold d until the cluster notices; the forward fails and the next member serves
         given().get("/cache/" + key).then().statusCode(200)
                 .header(CacheResource.OWNER, d.address())
@@ -183,18 +182,10 @@ class FailoverTest {
     @Test
     @Order(6)
     void aForwardThatTakesTooLongTimesOutAndTheNextMemberServes() {
-        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> release = new CompletableFuture<>();
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
-        TestMember slow = cluster.add(Set.of(), key -> {
-            try {
-                release.await(20, TimeUnit.SECONDS); // far beyond the 1 s forward timeout of the test profile
-            } catch (InterruptedException e) {
-                // a cancelled forward interrupts the member's executor thread, as for any origin fetch
-                Thread.currentThread().interrupt();
-                throw new OriginUnavailableException("interrupted", e);
-            }
-            return demo.fetch(key);
-        });
+        // answers only when released, far beyond the 1 s forward timeout of the test profile
+        TestMember slow = cluster.add(Set.of(), key -> release.thenCompose(v -> demo.fetch(key)));
         try {
             String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), slow.member()) && is(s.candidates().get(1), app()),
                     this::fresh);
@@ -207,19 +198,17 @@ class FailoverTest {
             String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
             assertThat(metrics).containsPattern("ft_timeout_calls_total\\{[^}]*method=\"ketama-forward " + slow.address()
                     + "\"[^}]*timedOut=\"true\"[^}]*} [12]\\.0");
-            // the worker thread that timed out serves the next request normally: no interrupt left behind
             given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "HIT");
         } finally {
-            release.countDown();
+            release.complete(null);
         }
     }
 
     @Test
     @Order(7)
     void anOriginThatGivesNoAnswerIsA502AndNotTheMembersFault() {
-        TestMember cutOff = cluster.add(Set.of(), key -> {
-            throw new OriginUnavailableException("origin http://origin.invalid refused the connection", null);
-        });
+        TestMember cutOff = cluster.add(Set.of(), key -> CompletableFuture.failedFuture(
+                new OriginUnavailableException("origin http://origin.invalid refused the connection", null)));
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), cutOff.member()), this::fresh);
         // more requests than the breaker's window: it must stay closed, or the next member would answer 200
         for (int i = 0; i < 4; i++) {

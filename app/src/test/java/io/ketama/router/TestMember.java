@@ -6,6 +6,9 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MemberAttributes;
+import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.HazelcastForwarding;
+import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
@@ -23,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A plain-Java Hazelcast member in the test JVM that serves forwarded keys the way the service
- * does: the real {@link KeyServer} over a real cache and the demo origin, registered in its user
- * context. It joins the cluster of the Quarkus app under test over TCP/IP on 127.0.0.1.
+ * does: the real {@link KeyServer} over a real cache and a bounded origin, behind the real
+ * {@link ForwardReceiver} of every transport. It joins the cluster of the Quarkus app under test
+ * over TCP/IP on 127.0.0.1.
  */
 final class TestMember implements AutoCloseable {
 
@@ -34,13 +38,15 @@ final class TestMember implements AutoCloseable {
 
     final HazelcastInstance hazelcast;
     final KeyServer keyServer;
+    final ForwardReceiver receiver;
     final AtomicInteger originFetches;
     /** Kept from start-up: a stopped instance no longer answers for its member. */
     private final Member member;
 
-    private TestMember(HazelcastInstance hazelcast, KeyServer keyServer, AtomicInteger originFetches) {
+    private TestMember(HazelcastInstance hazelcast, KeyServer keyServer, ForwardReceiver receiver, AtomicInteger originFetches) {
         this.hazelcast = hazelcast;
         this.keyServer = keyServer;
+        this.receiver = receiver;
         this.originFetches = originFetches;
         this.member = hazelcast.getCluster().getLocalMember();
     }
@@ -72,6 +78,7 @@ final class TestMember implements AutoCloseable {
         for (int p : joinPorts) {
             join.getTcpIpConfig().addMember("127.0.0.1:" + p);
         }
+        HazelcastForwarding.configure(config, 32, 1024);
         MemberAttributes.publish(config, 1, features, "default", nodeId);
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         AtomicInteger fetches = new AtomicInteger();
@@ -79,9 +86,12 @@ final class TestMember implements AutoCloseable {
             fetches.incrementAndGet();
             return origin.fetch(key);
         };
-        KeyServer server = new KeyServer(new LocalCache(1 << 20), counting, Members.address(hz.getCluster().getLocalMember()));
-        server.registerIn(hz.getUserContext());
-        return new TestMember(hz, server, fetches);
+        String address = Members.address(hz.getCluster().getLocalMember());
+        KeyServer server = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(counting, 256), address);
+        ForwardReceiver receiver = new ForwardReceiver(address);
+        receiver.attach(server);
+        hz.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
+        return new TestMember(hz, server, receiver, fetches);
     }
 
     Member member() {
@@ -98,11 +108,16 @@ final class TestMember implements AutoCloseable {
 
     /** Stops serving keys while staying a member: forwards to it fail with {@code NotServingException}. */
     void stopServing() {
-        keyServer.unregisterFrom(hazelcast.getUserContext());
+        receiver.detach();
     }
 
     void resumeServing() {
-        keyServer.registerIn(hazelcast.getUserContext());
+        receiver.attach(keyServer);
+    }
+
+    /** Dies without a word: Hazelcast terminated, its transports closed abruptly. */
+    void crash() {
+        hazelcast.getLifecycleService().terminate();
     }
 
     OriginAnswer cached(String key) {

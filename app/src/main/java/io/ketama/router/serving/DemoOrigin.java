@@ -6,13 +6,34 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A built-in origin so the service runs with zero setup: after a fixed delay (standing in for the
  * origin's latency) it answers 200 with a small text body that is a pure function of the key, so
- * every member fetching a key gets the same bytes.
+ * every member fetching a key gets the same bytes. The delay holds no thread: answers are released
+ * by one shared timer thread.
  */
 public final class DemoOrigin implements Origin {
+
+    /** One daemon timer thread for every demo origin in the JVM, started on first use. */
+    private static final class Timer {
+        static final ScheduledExecutorService INSTANCE = timer();
+
+        private static ScheduledExecutorService timer() {
+            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
+                Thread t = new Thread(task, "ketama-demo-origin-timer");
+                t.setDaemon(true);
+                return t;
+            });
+            timer.setRemoveOnCancelPolicy(true);
+            return timer;
+        }
+    }
 
     private final Duration delay;
 
@@ -38,16 +59,14 @@ public final class DemoOrigin implements Origin {
     }
 
     @Override
-    public OriginAnswer fetch(String key) {
-        if (!delay.isZero()) {
-            try {
-                Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new OriginUnavailableException("interrupted while waiting for the demo origin", e);
-            }
+    public CompletionStage<OriginAnswer> fetch(String key) {
+        OriginAnswer answer = new OriginAnswer(200, "text/plain; charset=ISO-8859-1", contentFor(key));
+        if (delay.isZero()) {
+            return CompletableFuture.completedFuture(answer);
         }
-        return new OriginAnswer(200, "text/plain; charset=ISO-8859-1", contentFor(key));
+        CompletableFuture<OriginAnswer> later = new CompletableFuture<>();
+        Timer.INSTANCE.schedule(() -> later.complete(answer), delay.toNanos(), TimeUnit.NANOSECONDS);
+        return later;
     }
 
     private static byte[] sha256(byte[] data) {

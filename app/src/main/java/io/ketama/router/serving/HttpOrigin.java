@@ -1,30 +1,39 @@
 package io.ketama.router.serving;
 
-import java.io.IOException;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
 
 /**
- * An HTTP origin: key {@code k} is fetched with {@code GET <base-url>/<k>}, redirects not
- * followed, so the origin's answer passes through as it is.
+ * An HTTP origin: key {@code k} is fetched with {@code GET <base-url>/<k>} over a pool of
+ * keep-alive connections (Vert.x, non-blocking: the answer arrives on an event loop), redirects
+ * not followed, so the origin's answer passes through as it is.
  */
 public final class HttpOrigin implements Origin {
 
     private final String base;
+    private final String basePath;
     private final Duration timeout;
     private final HttpClient client;
+    private final RequestOptions template;
 
     /**
-     * @param baseUrl an absolute http or https URL; a trailing slash is ignored
-     * @param timeout how long to wait for the whole answer
-     * @throws IllegalArgumentException when {@code baseUrl} is not an absolute http(s) URL without query or fragment
+     * @param baseUrl        an absolute http or https URL; a trailing slash is ignored
+     * @param timeout        how long to wait for the whole answer
+     * @param maxConnections the most connections kept open to the origin, at least 1
+     * @throws IllegalArgumentException when {@code baseUrl} is not an absolute http(s) URL without
+     *                                  query or fragment, or a number is out of range
      */
-    public HttpOrigin(String baseUrl, Duration timeout) {
+    public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections) {
+        Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
         URI uri;
@@ -33,7 +42,8 @@ public final class HttpOrigin implements Origin {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("origin base URL '" + baseUrl + "' is not a URL: " + e.getMessage(), e);
         }
-        if (!("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+        boolean https = "https".equalsIgnoreCase(uri.getScheme());
+        if (!(https || "http".equalsIgnoreCase(uri.getScheme()))
                 || uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
             throw new IllegalArgumentException("origin base URL '" + baseUrl
                     + "' must be an absolute http:// or https:// URL with a host and no query or fragment");
@@ -41,36 +51,61 @@ public final class HttpOrigin implements Origin {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("origin timeout must be > 0, was " + timeout);
         }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("origin max connections must be >= 1, was " + maxConnections);
+        }
         String text = uri.toString();
         this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        int port = uri.getPort() > 0 ? uri.getPort() : https ? 443 : 80;
+        this.client = vertx.createHttpClient(new HttpClientOptions()
+                        .setSsl(https)
+                        .setKeepAlive(true)
+                        .setTcpNoDelay(true)
+                        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis())),
+                new PoolOptions().setHttp1MaxSize(maxConnections));
+        this.template = new RequestOptions()
+                .setMethod(HttpMethod.GET)
+                .setHost(uri.getHost())
+                .setPort(port)
+                .setSsl(https)
+                .setFollowRedirects(false)
+                .setTimeout(timeout.toMillis());
     }
 
-    /** The URL fetched for {@code key}. */
-    URI target(String key) {
-        return URI.create(base + "/" + RequestTargets.escape(key));
+    /** The request target sent for {@code key}. */
+    String target(String key) {
+        return basePath + "/" + RequestTargets.escape(key);
     }
 
     @Override
-    public OriginAnswer fetch(String key) {
-        URI target = target(key);
-        HttpRequest request = HttpRequest.newBuilder(target).timeout(timeout).GET().build();
-        try {
-            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            String type = response.headers().firstValue("Content-Type").orElse("application/octet-stream");
-            return new OriginAnswer(response.statusCode(), type, response.body());
-        } catch (HttpTimeoutException e) {
-            throw new OriginUnavailableException("origin " + base + " did not answer within " + timeout.toMillis() + " ms", e);
-        } catch (IOException e) {
-            throw new OriginUnavailableException("origin " + base + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new OriginUnavailableException("interrupted while fetching from origin " + base, e);
+    public CompletionStage<OriginAnswer> fetch(String key) {
+        RequestOptions options = new RequestOptions(template).setURI(target(key));
+        return client.request(options)
+                .compose(request -> request.send())
+                .compose(response -> response.body().map(body -> {
+                    String type = response.getHeader("Content-Type");
+                    return new OriginAnswer(response.statusCode(), type == null ? "application/octet-stream" : type,
+                            body.getBytes());
+                }))
+                .<OriginAnswer>transform(result -> result.succeeded()
+                        ? io.vertx.core.Future.succeededFuture(result.result())
+                        : io.vertx.core.Future.failedFuture(unavailable(result.cause())))
+                .toCompletionStage();
+    }
+
+    private OriginUnavailableException unavailable(Throwable cause) {
+        if (cause instanceof TimeoutException) {
+            return new OriginUnavailableException("origin " + base + " did not answer within " + timeout.toMillis() + " ms", cause);
         }
+        return new OriginUnavailableException("origin " + base + " failed: " + cause, cause);
+    }
+
+    /** Closes the pooled connections. */
+    public void close() {
+        client.close();
     }
 
     @Override

@@ -1,25 +1,28 @@
 package io.ketama.router.serving;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 /**
  * A member's cache of origin answers, bounded in bytes (Caffeine's size-weighted eviction,
- * W-TinyLFU), with concurrent misses for one key coalesced: the origin sees one fetch per miss,
- * however many requests wait for it.
+ * W-TinyLFU), with concurrent misses for one key coalesced (single flight): while a key's fetch
+ * is under way, every further miss for it waits for that fetch, so the origin sees one request
+ * per key at a time however many clients ask. Waiting holds no thread.
  */
 public final class LocalCache {
 
-    /** Rough per-entry cost beyond key and body: entry, future, record and array headers. */
+    /** Rough per-entry cost beyond key and body: Caffeine's node, the record and array headers. */
     static final int ENTRY_OVERHEAD_BYTES = 96;
 
     private final long maxBytes;
-    private final AsyncCache<String, OriginAnswer> cache;
+    private final Cache<String, OriginAnswer> cache;
+    /** Fetches under way, by key; an entry leaves only after a cacheable answer is in {@link #cache}. */
+    private final ConcurrentMap<String, CompletableFuture<OriginAnswer>> fetches = new ConcurrentHashMap<>();
 
     /**
      * @param maxBytes the most bytes (keys, bodies and per-entry overhead) kept, at least 1
@@ -33,8 +36,10 @@ public final class LocalCache {
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
                 .weigher((String key, OriginAnswer answer) -> weigh(key, answer))
+                // eviction bookkeeping on the writing thread: no pool thread is woken per write
+                .executor(Runnable::run)
                 .recordStats()
-                .buildAsync();
+                .build();
     }
 
     static int weigh(String key, OriginAnswer answer) {
@@ -47,73 +52,88 @@ public final class LocalCache {
     }
 
     /**
-     * The cached answer for {@code key}, or the one {@code loader} fetches now (cached only when
-     * {@link OriginAnswer#cacheable()}). Callers that find a fetch for the key under way wait for
-     * it and count as a miss. The loader runs in the calling thread.
-     *
-     * @throws OriginUnavailableException what the loader threw
+     * The cached answer for {@code key}, counted as a hit or a miss in the statistics; null when
+     * not cached.
      */
-    public Lookup get(String key, Function<String, OriginAnswer> loader) {
-        ConcurrentMap<String, CompletableFuture<OriginAnswer>> map = cache.asMap();
-        CompletableFuture<OriginAnswer> existing = map.get(key);
-        if (existing != null && existing.isDone() && !existing.isCompletedExceptionally() && existing.join() != null) {
-            return new Lookup(existing.join(), CacheStatus.HIT);
+    public OriginAnswer cached(String key) {
+        return cache.getIfPresent(key);
+    }
+
+    /**
+     * The cached answer for {@code key} (a {@link CacheStatus#HIT}), or the one {@code loader}
+     * fetches now, or the one a fetch already under way for the key brings (both a
+     * {@link CacheStatus#MISS}). Only {@link OriginAnswer#cacheable()} answers are kept. A failed
+     * fetch caches nothing and fails every request that waited for it.
+     *
+     * @param loader starts a fetch; called at most once per call, never while a fetch for the key is under way
+     */
+    public CompletionStage<Lookup> get(String key, Function<String, CompletionStage<OriginAnswer>> loader) {
+        OriginAnswer hit = cache.getIfPresent(key);
+        if (hit != null) {
+            return CompletableFuture.completedFuture(new Lookup(hit, CacheStatus.HIT));
         }
         CompletableFuture<OriginAnswer> mine = new CompletableFuture<>();
-        CompletableFuture<OriginAnswer> inFlight = map.putIfAbsent(key, mine);
-        if (inFlight != null) {
-            return new Lookup(await(inFlight, key, loader), CacheStatus.MISS);
+        CompletableFuture<OriginAnswer> underWay = fetches.putIfAbsent(key, mine);
+        if (underWay != null) {
+            return underWay.thenApply(LocalCache::miss);
         }
+        // a fetch may have finished between the look-up above and taking the key
+        OriginAnswer cachedMeanwhile = cache.asMap().get(key);
+        if (cachedMeanwhile != null) {
+            fetches.remove(key, mine);
+            mine.complete(cachedMeanwhile);
+            return CompletableFuture.completedFuture(new Lookup(cachedMeanwhile, CacheStatus.HIT));
+        }
+        CompletionStage<OriginAnswer> fetch;
         try {
-            OriginAnswer answer = loader.apply(key);
-            if (answer.cacheable()) {
-                mine.complete(answer);
+            fetch = loader.apply(key);
+        } catch (RuntimeException e) {
+            fetch = CompletableFuture.failedFuture(e);
+        }
+        fetch.whenComplete((answer, failure) -> {
+            if (failure == null && answer.cacheable()) {
+                cache.put(key, answer); // before the key is released, so no request finds neither
+            }
+            fetches.remove(key, mine);
+            if (failure != null) {
+                mine.completeExceptionally(failure);
             } else {
-                map.remove(key, mine);
                 mine.complete(answer);
             }
-            return new Lookup(answer, CacheStatus.MISS);
-        } catch (RuntimeException | Error e) {
-            map.remove(key, mine);
-            // null, not an exception: Caffeine drops null values silently; waiters then try themselves
-            mine.complete(null);
-            throw e;
-        }
+        });
+        return mine.thenApply(LocalCache::miss);
     }
 
-    /** Waits for another caller's fetch; when that failed, this caller tries once itself. */
-    private static OriginAnswer await(CompletableFuture<OriginAnswer> inFlight, String key, Function<String, OriginAnswer> loader) {
-        OriginAnswer answer;
-        try {
-            answer = inFlight.join();
-        } catch (CompletionException e) {
-            answer = null;
-        }
-        return answer != null ? answer : loader.apply(key);
+    private static Lookup miss(OriginAnswer answer) {
+        return new Lookup(answer, CacheStatus.MISS);
     }
 
-    /** The cached answer, or null; does not count as a request in the statistics. */
+    /** The cached answer, or null; does not count in the statistics. */
     public OriginAnswer peek(String key) {
-        CompletableFuture<OriginAnswer> f = cache.asMap().get(key);
-        return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null; // join() may be null: a failed fetch
+        return cache.asMap().get(key);
+    }
+
+    /** Fetches under way now (keys being fetched). */
+    public int fetchesUnderWay() {
+        return fetches.size();
     }
 
     /** Entries cached now. */
     public long size() {
-        return cache.synchronous().estimatedSize();
+        return cache.estimatedSize();
     }
 
     /** Weight (bytes) cached now, as the bound counts it. */
     public long weightedBytes() {
-        return cache.synchronous().policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
     }
 
     public long maxBytes() {
         return maxBytes;
     }
 
-    /** The underlying synchronous view, for metrics binders. */
+    /** The underlying cache, for metrics binders. */
     public Cache<String, OriginAnswer> caffeine() {
-        return cache.synchronous();
+        return cache;
     }
 }

@@ -1,18 +1,16 @@
 package io.ketama.router.serving;
 
-import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * What the origin answered for a key: status, content type and body. Travels between members
- * inside {@link Served}, so it is {@link Serializable}.
+ * What the origin answered for a key: status, content type and body.
  *
  * @param status      the origin's HTTP status
  * @param contentType the origin's content type, never null ({@code application/octet-stream} when it gave none)
  * @param body        the body bytes; the record owns the array, callers must not modify it
  */
-public record OriginAnswer(int status, String contentType, byte[] body) implements Serializable {
+public record OriginAnswer(int status, String contentType, byte[] body) {
 
     public OriginAnswer {
         Objects.requireNonNull(contentType, "contentType");

@@ -1,17 +1,15 @@
 package io.ketama.router.serving;
 
-import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * A served key: the answer, how it was obtained and by which member. Returned across the cluster
- * by {@link ForwardCall}, so it is {@link Serializable}.
+ * A served key: the answer, how it was obtained and by which member.
  *
  * @param answer   the origin's answer (from cache or fresh)
  * @param cache    hit, miss or bypass
  * @param servedBy the serving member's address as {@code host:port}
  */
-public record Served(OriginAnswer answer, CacheStatus cache, String servedBy) implements Serializable {
+public record Served(OriginAnswer answer, CacheStatus cache, String servedBy) {
 
     public Served {
         Objects.requireNonNull(answer, "answer");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -13,13 +14,30 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Against a real HTTP server on 127.0.0.1. */
 class HttpOriginTest {
+
+    private static final Vertx VERTX = Vertx.vertx();
+
+    @AfterAll
+    static void closeVertx() {
+        VERTX.close();
+    }
+
+    private static HttpOrigin origin(String base, Duration timeout) {
+        return new HttpOrigin(VERTX, base, timeout, 4);
+    }
+
+    private static OriginAnswer now(HttpOrigin origin, String key) throws Exception {
+        return origin.fetch(key).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
 
     private HttpServer server;
     private final List<String> seen = new CopyOnWriteArrayList<>();
@@ -62,29 +80,30 @@ class HttpOriginTest {
     }
 
     @Test
-    void fetchesBaseSlashKeyAndPassesTheAnswerThrough() {
-        HttpOrigin origin = new HttpOrigin(base("/static/"), Duration.ofSeconds(5));
-        OriginAnswer a = origin.fetch("img/a.png?w=1&x=%20");
+    void fetchesBaseSlashKeyAndPassesTheAnswerThrough() throws Exception {
+        HttpOrigin origin = origin(base("/static/"), Duration.ofSeconds(5));
+        OriginAnswer a = now(origin, "img/a.png?w=1&x=%20");
         assertThat(a.status()).isEqualTo(200);
         assertThat(a.contentType()).isEqualTo("text/x-test");
         assertThat(new String(a.body(), StandardCharsets.UTF_8)).isEqualTo("got /static/img/a.png?w=1&x=%20");
 
-        OriginAnswer missing = origin.fetch("missing");
+        OriginAnswer missing = now(origin, "missing");
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.cacheable()).isFalse();
     }
 
     @Test
-    void bytesAUrlCannotHoldAreEscapedAndValidEscapesKept() {
-        HttpOrigin origin = new HttpOrigin(base("/static"), Duration.ofSeconds(5));
-        origin.fetch("a b%zz%41\u00ff#x");
+    void bytesAUrlCannotHoldAreEscapedAndValidEscapesKept() throws Exception {
+        HttpOrigin origin = origin(base("/static"), Duration.ofSeconds(5));
+        now(origin, "a b%zz%41\u00ff#x");
         assertThat(seen).containsExactly("/static/a%20b%25zz%41%FF%23x");
     }
 
     @Test
     void aSilentOriginTimesOut() {
-        HttpOrigin origin = new HttpOrigin(base("/slow"), Duration.ofMillis(200));
-        assertThatThrownBy(() -> origin.fetch("k")).isInstanceOf(OriginUnavailableException.class)
+        HttpOrigin origin = origin(base("/slow"), Duration.ofMillis(200));
+        assertThatThrownBy(() -> now(origin, "k")).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(OriginUnavailableException.class)
                 .hasMessageContaining("did not answer within 200 ms");
     }
 
@@ -94,14 +113,15 @@ class HttpOriginTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             closed = s.getLocalPort();
         }
-        HttpOrigin origin = new HttpOrigin("http://127.0.0.1:" + closed, Duration.ofSeconds(2));
-        assertThatThrownBy(() -> origin.fetch("k")).isInstanceOf(OriginUnavailableException.class);
+        HttpOrigin origin = origin("http://127.0.0.1:" + closed, Duration.ofSeconds(2));
+        assertThatThrownBy(() -> now(origin, "k")).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(OriginUnavailableException.class);
     }
 
     @Test
     void badBaseUrlsAreRefusedSayingWhatIsAllowed() {
         for (String bad : new String[] {"ftp://h/x", "not a url", "/relative", "http://h/x?q=1", "http:///nohost"}) {
-            assertThatThrownBy(() -> new HttpOrigin(bad, Duration.ofSeconds(1))).as(bad)
+            assertThatThrownBy(() -> origin(bad, Duration.ofSeconds(1))).as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(bad);
         }

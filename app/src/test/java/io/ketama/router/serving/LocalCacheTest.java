@@ -1,12 +1,12 @@
 package io.ketama.router.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -17,48 +17,66 @@ class LocalCacheTest {
         return new OriginAnswer(200, "text/plain", new byte[bytes]);
     }
 
+    private static LocalCache.Lookup now(CompletionStage<LocalCache.Lookup> stage) throws Exception {
+        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
     @Test
-    void aMissLoadsAndCachesThenHits() {
+    void aMissLoadsAndCachesThenHits() throws Exception {
         LocalCache cache = new LocalCache(1 << 20);
         AtomicInteger loads = new AtomicInteger();
-        LocalCache.Lookup first = cache.get("k", k -> {
+        LocalCache.Lookup first = now(cache.get("k", k -> {
             loads.incrementAndGet();
-            return ok(10);
-        });
-        LocalCache.Lookup second = cache.get("k", k -> {
+            return CompletableFuture.completedFuture(ok(10));
+        }));
+        LocalCache.Lookup second = now(cache.get("k", k -> {
             throw new AssertionError("must not load again");
-        });
+        }));
         assertThat(first.status()).isEqualTo(CacheStatus.MISS);
         assertThat(second.status()).isEqualTo(CacheStatus.HIT);
         assertThat(second.answer()).isEqualTo(first.answer());
+        assertThat(cache.cached("k")).isEqualTo(first.answer());
         assertThat(loads).hasValue(1);
     }
 
     @Test
-    void onlyPlain200AnswersAreCached() {
+    void onlyPlain200AnswersAreCached() throws Exception {
         LocalCache cache = new LocalCache(1 << 20);
         OriginAnswer notFound = new OriginAnswer(404, "text/plain", new byte[3]);
-        assertThat(cache.get("k", k -> notFound).answer()).isEqualTo(notFound);
+        assertThat(now(cache.get("k", k -> CompletableFuture.completedFuture(notFound))).answer()).isEqualTo(notFound);
         assertThat(cache.peek("k")).isNull();
-        assertThat(cache.get("k", k -> ok(1)).status()).isEqualTo(CacheStatus.MISS);
+        assertThat(now(cache.get("k", k -> CompletableFuture.completedFuture(ok(1)))).status()).isEqualTo(CacheStatus.MISS);
     }
 
     @Test
-    void aFailedLoadCachesNothingAndPropagates() {
+    void aFailedLoadCachesNothingAndPropagates() throws Exception {
         LocalCache cache = new LocalCache(1 << 20);
-        assertThatThrownBy(() -> cache.get("k", k -> {
-            throw new OriginUnavailableException("down", null);
-        })).isInstanceOf(OriginUnavailableException.class);
+        CompletionStage<LocalCache.Lookup> failed = cache.get("k",
+                k -> CompletableFuture.failedFuture(new OriginUnavailableException("down", null)));
+        assertThat(failed.toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginUnavailableException.class);
         assertThat(cache.peek("k")).isNull();
-        assertThat(cache.get("k", k -> ok(1)).status()).isEqualTo(CacheStatus.MISS);
+        assertThat(cache.fetchesUnderWay()).isZero();
+        assertThat(now(cache.get("k", k -> CompletableFuture.completedFuture(ok(1)))).status()).isEqualTo(CacheStatus.MISS);
     }
 
     @Test
-    void theBoundIsInBytes() {
+    void aLoaderThatThrowsIsAFailedLoad() {
+        LocalCache cache = new LocalCache(1 << 20);
+        CompletionStage<LocalCache.Lookup> failed = cache.get("k", k -> {
+            throw new OriginUnavailableException("refused", null);
+        });
+        assertThat(failed.toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginUnavailableException.class);
+        assertThat(cache.fetchesUnderWay()).isZero();
+    }
+
+    @Test
+    void theBoundIsInBytes() throws Exception {
         long max = 64 * 1024;
         LocalCache cache = new LocalCache(max);
         for (int i = 0; i < 200; i++) {
-            cache.get("key-" + i, k -> ok(1024));
+            now(cache.get("key-" + i, k -> CompletableFuture.completedFuture(ok(1024))));
         }
         cache.caffeine().cleanUp();
         assertThat(cache.weightedBytes()).isLessThanOrEqualTo(max);
@@ -70,45 +88,47 @@ class LocalCacheTest {
     void concurrentMissesForOneKeyFetchOnce() throws Exception {
         LocalCache cache = new LocalCache(1 << 20);
         AtomicInteger loads = new AtomicInteger();
-        CountDownLatch loading = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            Future<LocalCache.Lookup> loader = pool.submit(() -> cache.get("k", k -> {
+        CompletableFuture<OriginAnswer> origin = new CompletableFuture<>();
+        List<CompletionStage<LocalCache.Lookup>> lookups = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            lookups.add(cache.get("k", k -> {
                 loads.incrementAndGet();
-                loading.countDown();
-                await(release);
-                return ok(5);
+                return origin;
             }));
-            assertThat(loading.await(10, TimeUnit.SECONDS)).isTrue();
-            Future<LocalCache.Lookup> waiter1 = pool.submit(() -> cache.get("k", k -> {
-                loads.incrementAndGet();
-                return ok(5);
-            }));
-            Future<LocalCache.Lookup> waiter2 = pool.submit(() -> cache.get("k", k -> {
-                loads.incrementAndGet();
-                return ok(5);
-            }));
-            release.countDown();
-            assertThat(loader.get(10, TimeUnit.SECONDS).status()).isEqualTo(CacheStatus.MISS);
-            assertThat(waiter1.get(10, TimeUnit.SECONDS).answer()).isEqualTo(ok(5));
-            assertThat(waiter2.get(10, TimeUnit.SECONDS).answer()).isEqualTo(ok(5));
-            assertThat(loads).hasValue(1);
-        } finally {
-            pool.shutdownNow();
         }
+        assertThat(cache.fetchesUnderWay()).isEqualTo(1);
+        assertThat(lookups).allSatisfy(l -> assertThat(l.toCompletableFuture()).isNotDone());
+        origin.complete(ok(5));
+        for (CompletionStage<LocalCache.Lookup> l : lookups) {
+            assertThat(now(l)).isEqualTo(new LocalCache.Lookup(ok(5), CacheStatus.MISS));
+        }
+        assertThat(loads).hasValue(1);
+        assertThat(now(cache.get("k", k -> {
+            throw new AssertionError("cached by now");
+        })).status()).isEqualTo(CacheStatus.HIT);
+    }
+
+    @Test
+    void everyRequestThatWaitedForAFailedFetchFailsWithIt() {
+        LocalCache cache = new LocalCache(1 << 20);
+        AtomicInteger loads = new AtomicInteger();
+        CompletableFuture<OriginAnswer> origin = new CompletableFuture<>();
+        List<CompletionStage<LocalCache.Lookup>> lookups = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            lookups.add(cache.get("k", k -> {
+                loads.incrementAndGet();
+                return origin;
+            }));
+        }
+        origin.completeExceptionally(new OriginUnavailableException("down", null));
+        assertThat(lookups).allSatisfy(l -> assertThat(l.toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginUnavailableException.class));
+        assertThat(loads).hasValue(1);
+        assertThat(cache.fetchesUnderWay()).isZero();
     }
 
     @Test
     void aSizeBelowOneByteIsRefused() {
-        assertThatThrownBy(() -> new LocalCache(0)).hasMessageContaining(">= 1 byte");
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new LocalCache(0)).hasMessageContaining(">= 1 byte");
     }
 }

@@ -1,6 +1,6 @@
-package io.ketama.router.serving;
+package io.ketama.router.forwarding;
 
-/** A member received a forwarded key but runs no {@link KeyServer}: starting, stopping, or not a router. */
+/** A member received a forwarded key but serves none now: starting, stopping, or not a router. */
 public final class NotServingException extends IllegalStateException {
 
     public NotServingException(String message) {

@@ -1,0 +1,31 @@
+package io.ketama.router.forwarding;
+
+import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.Served;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Carries a key to another member and its answer back, without holding a thread while the
+ * other member works. The {@link Forwarder} guards every call (timeout, retry, circuit breaker,
+ * bulkhead); a transport only moves bytes and tells failures apart.
+ */
+public interface ForwardTransport extends AutoCloseable {
+
+    /**
+     * Asks {@code target} to serve {@code key} as its owner.
+     *
+     * @return the target's answer; completed exceptionally with
+     *         {@link io.ketama.router.serving.OriginUnavailableException} when the target could not
+     *         reach the origin, {@link io.ketama.router.serving.OverloadedException} when it had no
+     *         room, {@link NotServingException} when it serves no keys now, or whatever else broke
+     *         on the way (closed connection, timeout)
+     */
+    CompletionStage<Served> forward(Member target, String key);
+
+    /** How this transport is named in configuration and logs. */
+    TransportKind kind();
+
+    /** Closes connections this transport holds. */
+    @Override
+    void close();
+}

@@ -1,0 +1,88 @@
+package io.ketama.router.forwarding;
+
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.Served;
+import java.io.IOException;
+
+/** The answer to a {@link HazelcastForwardTask}: the served key, or why it was not served. */
+final class HazelcastForwardReply implements IdentifiedDataSerializable {
+
+    private static final CacheStatus[] STATUSES = CacheStatus.values();
+
+    /** 0 when served, else a {@link RemoteFailure} code. */
+    private int failure;
+    private String message;
+    private Served served;
+
+    HazelcastForwardReply() {
+    }
+
+    static HazelcastForwardReply served(Served served) {
+        HazelcastForwardReply r = new HazelcastForwardReply();
+        r.served = served;
+        return r;
+    }
+
+    static HazelcastForwardReply failed(RemoteFailure failure, String message) {
+        HazelcastForwardReply r = new HazelcastForwardReply();
+        r.failure = failure.code();
+        r.message = message;
+        return r;
+    }
+
+    /** The served key, or null when it failed. */
+    Served served() {
+        return served;
+    }
+
+    RemoteFailure failure() {
+        return RemoteFailure.ofCode(failure);
+    }
+
+    String message() {
+        return message;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return HazelcastForwarding.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return HazelcastForwarding.REPLY;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(failure);
+        if (failure != 0) {
+            out.writeString(message);
+            return;
+        }
+        out.writeByte(served.cache().ordinal());
+        out.writeString(served.servedBy());
+        out.writeInt(served.answer().status());
+        out.writeString(served.answer().contentType());
+        out.writeByteArray(served.answer().body());
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        failure = in.readInt();
+        if (failure != 0) {
+            message = in.readString();
+            return;
+        }
+        CacheStatus cache = STATUSES[in.readByte()];
+        String servedBy = in.readString();
+        int status = in.readInt();
+        String contentType = in.readString();
+        byte[] body = in.readByteArray();
+        served = new Served(new OriginAnswer(status, contentType, body), cache, servedBy);
+    }
+}

@@ -1,0 +1,71 @@
+package io.ketama.router.forwarding;
+
+import io.ketama.router.serving.Failures;
+import io.ketama.router.serving.OriginUnavailableException;
+import io.ketama.router.serving.OverloadedException;
+
+/**
+ * Why a member that received a forward could not serve it, as every transport carries it back:
+ * a code and a message, never a serialized exception. The forwarding member turns it into the
+ * exception its failover and fault tolerance act on.
+ */
+enum RemoteFailure {
+    /** The key was not cached there and the origin gave no answer: not the member's fault. */
+    ORIGIN_UNAVAILABLE(1),
+    /** The member had no room for more work. */
+    OVERLOADED(2),
+    /** The member serves no keys now (starting, stopping). */
+    NOT_SERVING(3),
+    /** Anything else that broke on the member. */
+    FAILED(4);
+
+    private final int code;
+
+    RemoteFailure(int code) {
+        this.code = code;
+    }
+
+    int code() {
+        return code;
+    }
+
+    static RemoteFailure ofCode(int code) {
+        for (RemoteFailure f : values()) {
+            if (f.code == code) {
+                return f;
+            }
+        }
+        return FAILED;
+    }
+
+    /** The kind of {@code failure} raised while serving a forwarded key. */
+    static RemoteFailure of(Throwable failure) {
+        Throwable cause = Failures.cause(failure);
+        if (cause instanceof OriginUnavailableException) {
+            return ORIGIN_UNAVAILABLE;
+        }
+        if (cause instanceof OverloadedException) {
+            return OVERLOADED;
+        }
+        if (cause instanceof NotServingException) {
+            return NOT_SERVING;
+        }
+        return FAILED;
+    }
+
+    /** The message sent back for {@code failure}. */
+    static String message(Throwable failure) {
+        Throwable cause = Failures.cause(failure);
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+
+    /** The exception the forwarding member acts on, for a failure of {@code member}. */
+    RuntimeException toException(String member, String message) {
+        return switch (this) {
+            case ORIGIN_UNAVAILABLE -> new OriginUnavailableException(message, null);
+            case OVERLOADED -> new OverloadedException("member " + member + ": " + message);
+            case NOT_SERVING -> new NotServingException(message);
+            case FAILED -> new ForwardFailedException("member " + member + " failed to serve the key: " + message);
+        };
+    }
+}

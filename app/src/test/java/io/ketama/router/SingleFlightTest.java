@@ -1,0 +1,91 @@
+package io.ketama.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.router.serving.DemoOrigin;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * One origin fetch per key at a time on its owner: many concurrent requests for a key nobody has
+ * cached, all waiting on the owner while its one origin fetch is held back, make exactly one
+ * origin request and all get its answer.
+ */
+@QuarkusTest
+@WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SingleFlightTest {
+
+    private static final int REQUESTS = 16;
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    RingSelector selector;
+
+    Cluster cluster;
+    TestMember owner;
+    final CompletableFuture<Void> release = new CompletableFuture<>();
+
+    @BeforeAll
+    void startMembers() {
+        cluster = new Cluster(hazelcast, selector, "sf-");
+        DemoOrigin demo = new DemoOrigin(Duration.ZERO);
+        owner = cluster.add(Set.of(), key -> release.thenCompose(v -> demo.fetch(key)));
+    }
+
+    @AfterAll
+    void stopMembers() {
+        release.complete(null);
+        cluster.close();
+    }
+
+    @Test
+    void concurrentMissesForOneKeyMakeOneOriginRequest() throws Exception {
+        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(owner.member().getUuid()));
+        ExecutorService clients = Executors.newFixedThreadPool(REQUESTS);
+        try {
+            List<Future<Response>> answers = new ArrayList<>();
+            for (int i = 0; i < REQUESTS; i++) {
+                answers.add(clients.submit(() -> given().get("/cache/" + key)));
+            }
+            // every request is on the owner, waiting, before the one fetch may answer
+            Cluster.await(REQUESTS + " forwarded requests waiting on the owner, " + owner.receiver.inFlight() + " are",
+                    () -> owner.receiver.inFlight() == REQUESTS);
+            assertThat(owner.originFetches).as("origin requests while " + REQUESTS + " requests wait").hasValue(1);
+            release.complete(null);
+            for (Future<Response> f : answers) {
+                Response r = f.get(60, TimeUnit.SECONDS);
+                r.then().statusCode(200)
+                        .header(CacheResource.SERVED_BY, owner.address())
+                        .header(CacheResource.CACHE, "MISS");
+                assertThat(r.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+            }
+            assertThat(owner.originFetches).as("origin requests in all").hasValue(1);
+            given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "HIT");
+            assertThat(owner.originFetches).hasValue(1);
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+}
