@@ -4,9 +4,9 @@ import com.hazelcast.config.Config;
 
 /**
  * Changes the embedded member's Hazelcast {@link Config} before the member starts: a bean of this
- * type in the application is called once, after the extension has built the configuration from
- * {@code quarkus.ketama.hazelcast.*} (or the configuration file) and before the extension's own
- * {@link MemberAttributes} are set, so those always hold what the extension configured.
+ * type in the application is called once, after the extension has built the configuration; the
+ * extension's own {@link MemberAttributes} are set again afterwards, so they always hold what the
+ * extension's settings say.
  *
  * <p>For what only the application knows at start-up: a member attribute that tells the other
  * members where this one listens for its own traffic, serializer factories, executor limits. Not

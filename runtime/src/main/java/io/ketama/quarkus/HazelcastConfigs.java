@@ -16,8 +16,7 @@ final class HazelcastConfigs {
     private HazelcastConfigs() {
     }
 
-    /** The configuration, changed by {@code customizers} in order before the ketama member attributes are set. */
-    static Config of(KetamaSettings settings, List<HazelcastConfigCustomizer> customizers) {
+    static Config of(KetamaSettings settings) {
         KetamaSettings.HazelcastSettings h = settings.hazelcast();
         Config config = h.configFile() != null ? load(h.configFile()) : programmatic(h);
         // Members deserialize the application's classes (tasks the app sends through the executor).
@@ -25,6 +24,19 @@ final class HazelcastConfigs {
         config.setProperty("hazelcast.phone.home.enabled", "false");
         // Quarkus shuts the member down at application stop (after the beans that use it), not a JVM hook.
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
+        return config;
+    }
+
+    /**
+     * Lets the application's {@code customizers} change the finished {@code config}, in order, then
+     * sets the ketama member attributes again, so they hold what the extension's settings say
+     * whatever a customizer did.
+     */
+    static Config customized(Config config, List<HazelcastConfigCustomizer> customizers, KetamaSettings settings) {
+        if (customizers.isEmpty()) {
+            return config;
+        }
         for (HazelcastConfigCustomizer customizer : customizers) {
             customizer.customize(config);
         }

@@ -38,7 +38,8 @@ class KetamaProducers {
     @Singleton
     @DefaultBean
     HazelcastInstance hazelcast(KetamaSettings settings, @All List<HazelcastConfigCustomizer> customizers) {
-        HazelcastInstance instance = Hazelcast.newHazelcastInstance(HazelcastConfigs.of(settings, customizers));
+        HazelcastInstance instance = Hazelcast.newHazelcastInstance(
+                HazelcastConfigs.customized(HazelcastConfigs.of(settings), customizers, settings));
         LOG.infof("ketama: embedded Hazelcast member %s joined cluster '%s' (%d members)",
                 instance.getCluster().getLocalMember().getAddress(), instance.getConfig().getClusterName(),
                 instance.getCluster().getMembers().size());
