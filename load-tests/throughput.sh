@@ -20,6 +20,9 @@
 #   failover  issue 9 point 7: wrk saturates the entry member and the last member is killed with
 #             kill -9 a few seconds in; counts failed requests (non-2xx, socket errors)
 #   profile   a JFR recording of the entry member under the service load (threads started, hot methods, CPU)
+#   transports  the service setup once per forward transport (THROUGHPUT_TRANSPORTS, set with
+#             -D$THROUGHPUT_TRANSPORT_KEY=<name>), each on a fresh warmed cluster, every round
+#             beside an nginx run: the transport comparison, in one run
 # For each setup: req/s, p50, p99, errors, and CPU time per request of the setup's processes (utime +
 # stime deltas from /proc/<pid>/stat: nginx master and workers; the three members plus the origin
 # nginx), the load generator's CPU, and what the rest of the machine used meanwhile. Then the ratios.
@@ -43,6 +46,7 @@
 #   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
 #   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
+#   THROUGHPUT_TRANSPORTS [hazelcast http binary]   THROUGHPUT_TRANSPORT_KEY [ketama.router.forward.transport]
 #   THROUGHPUT_QUIET_LOCK [] a file touched while timing runs (after waiting, at most 15 min, while any
 #                            other file of its directory named quiet-* exists), removed at the end
 #   THROUGHPUT_SKIP_BUILD [0]  1 = reuse app/target/quarkus-app as built
@@ -71,6 +75,8 @@ OVERLOAD_ENTRY=${THROUGHPUT_OVERLOAD_ENTRY:-all}
 OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-1024}
 OVERLOAD_SECONDS=${THROUGHPUT_OVERLOAD_SECONDS:-20}
 PROFILE_SECONDS=${THROUGHPUT_PROFILE_SECONDS:-10}
+read -r -a TRANSPORTS <<<"${THROUGHPUT_TRANSPORTS:-hazelcast http binary}"
+TRANSPORT_KEY=${THROUGHPUT_TRANSPORT_KEY:-ketama.router.forward.transport}
 LABEL=${THROUGHPUT_LABEL:-}
 QUIET_LOCK=${THROUGHPUT_QUIET_LOCK:-}
 SKIP_BUILD=${THROUGHPUT_SKIP_BUILD:-0}
@@ -108,12 +114,13 @@ STEPS=("$@")
 [[ ${#STEPS[@]} -gt 0 ]] || STEPS=(nginx service bare local overload failover)
 for s in "${STEPS[@]}"; do
   case "$s" in
-    nginx | service | bare | local | overload | failover | profile) ;;
-    *) die "unknown step '$s'; allowed: nginx, service, bare, local, overload, failover, profile" ;;
+    nginx | service | bare | local | overload | failover | profile | transports) ;;
+    *) die "unknown step '$s'; allowed: nginx, service, bare, local, overload, failover, profile, transports" ;;
   esac
 done
 wants() { local s; for s in "${STEPS[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
 wants_members() { wants service || wants bare || wants local || wants overload || wants failover || wants profile; }
+wants_jar() { wants_members || wants transports; }
 
 # --- prerequisites ---------------------------------------------------------------------------
 install_hint="apt-get install nginx-light wrk   (Debian/Ubuntu; elsewhere: nginx with the upstream hash module, and wrk 4.x)"
@@ -390,8 +397,8 @@ member_opts() { # the user's extra options for member $1 (0, 1, 2): every {i} in
 
 member_list() { local out="" p; for p in "${HZ_PORTS[@]}"; do out+="${out:+,}$HOST:$p"; done; printf '%s' "$out"; }
 
-start_members() {
-  local i cluster="ketama-throughput-$$-$(date +%s)"
+start_members() { # start_members [extra member JVM options...]
+  local i cluster="ketama-throughput-$$-$(date +%s%N)"
   require_free_ports "${HTTP_PORTS[@]}" "${MGMT_PORTS[@]}" "${HZ_PORTS[@]}"
   for i in 0 1 2; do
     # shellcheck disable=SC2046 # word splitting of the user's extra options is intended
@@ -405,21 +412,25 @@ start_members() {
       -Dhazelcast.phone.home.enabled=false \
       '-Dquarkus.log.category."com.hazelcast".level=WARN' \
       -Dketama.router.origin.base-url="http://$HOST:$ORIGIN_PORT/o" \
-      $(member_opts "$i") \
+      $(member_opts "$i") "$@" \
       -jar "$JAR" >"$WORK/member-${HTTP_PORTS[$i]}.log" 2>&1 &
     MEMBER_PID[${HTTP_PORTS[$i]}]=$!
     log "started member :${HTTP_PORTS[$i]} / hazelcast :${HZ_PORTS[$i]} (PID ${MEMBER_PID[${HTTP_PORTS[$i]}]})"
   done
-  for i in 0 1 2; do wait_ready "${HTTP_PORTS[$i]}" 240; done
+  for i in 0 1 2; do wait_ready "${HTTP_PORTS[$i]}" 240 || return 1; done
   wait_ring_size "$ENTRY" 3 60 || die "the cluster did not form: /ring on :$ENTRY does not list 3 members"
   log "cluster $cluster formed: $(ring_size "$ENTRY") members on the entry member's ring"
 }
 
+SOFT_START=0   # 1: a member that exits at start-up makes start_members return 1 instead of ending the run
 wait_ready() { # wait_ready <http port> <timeout s>
   local port=$1 timeout=$2 start=$SECONDS
   while ((SECONDS - start < timeout)); do
     curl -fsS --max-time 2 "http://$HOST:$port/q/health/ready" >/dev/null 2>&1 && return 0
-    kill -0 "${MEMBER_PID[$port]}" 2>/dev/null || die "member :$port exited before it was ready: $(tail -20 "$WORK/member-$port.log")"
+    if ! kill -0 "${MEMBER_PID[$port]}" 2>/dev/null; then
+      ((SOFT_START)) && return 1
+      die "member :$port exited before it was ready: $(tail -20 "$WORK/member-$port.log")"
+    fi
     sleep 1
   done
   die "member :$port not ready within ${timeout}s"
@@ -563,13 +574,39 @@ step_profile() {
   log "[profile] summary in $OUT/profile.txt"
 }
 
+declare -A TRANSPORT_NOTE=()
+step_transports() {
+  local t round
+  stop_members
+  for t in "${TRANSPORTS[@]}"; do
+    [[ $t =~ ^[a-z0-9-]+$ ]] || die "THROUGHPUT_TRANSPORTS: '$t' is not a transport name"
+    log "[transports] $TRANSPORT_KEY=$t: a fresh cluster"
+    SOFT_START=1
+    if ! start_members "-D$TRANSPORT_KEY=$t"; then
+      SOFT_START=0
+      TRANSPORT_NOTE[$t]="did not start: $(grep -h -oE 'Caused by: .*' "$WORK"/member-*.log | tail -1 | cut -c1-300)"
+      log "[transports] $t ${TRANSPORT_NOTE[$t]}"
+      stop_members
+      continue
+    fi
+    SOFT_START=0
+    warm_caches
+    for ((round = 1; round <= ROUNDS; round++)); do
+      measure "nginx-$t" "$round" "http://$HOST:$ROUTER_PORT/" "$(nginx_pids)" random /k/ "$KEYS"
+      measure "service-$t" "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -) $(nginx_pids)" random /cache/k/ "$KEYS"
+    done
+    stop_members
+  done
+  TRANSPORTS_DONE=1
+}
+
 # --- main ------------------------------------------------------------------------------------------
 mkdir -p "$OUT"
-if [[ $SKIP_BUILD != 1 ]] && wants_members; then
+if [[ $SKIP_BUILD != 1 ]] && wants_jar; then
   log "building the app (./mvnw -q -pl app -am package -DskipTests)"
   ./mvnw -q -pl app -am package -DskipTests
 fi
-if wants_members; then
+if wants_jar; then
   [[ -f $JAR ]] || die "$JAR is missing: build the app first (./mvnw -q -pl app -am package -DskipTests)"
 fi
 mkdir -p "$WORK/classes"
@@ -618,6 +655,8 @@ ORIGIN_FETCHES=$(($(origin_fetches) - ORIGIN_BEFORE))
 if wants overload; then step_overload; fi
 if wants profile; then step_profile; fi
 if wants failover; then step_failover; fi
+TRANSPORTS_DONE=0
+if wants transports; then step_transports; fi
 LOAD_AFTER=$(loadavg)
 if ((LOCK_MADE)); then rm -f "$QUIET_LOCK"; LOCK_MADE=0; fi
 
@@ -636,6 +675,14 @@ field_median() { # field_median <array name> <printf format> <keys...>
   for k in "$@"; do out+=("${values[$k]}"); done
   # shellcheck disable=SC2059 # the format is the caller's
   printf "$format" "$(median "${out[@]}")"
+}
+pair_median() { # pair_median <array name> <numerator setup> <denominator setup>: median over rounds of the per-round ratio
+  local -n values=$1
+  local r per=()
+  for ((r = 1; r <= ROUNDS; r++)); do
+    [[ -n ${values[$2/$r]:-} && -n ${values[$3/$r]:-} ]] && per+=("$(ratio "${values[$2/$r]}" "${values[$3/$r]}")")
+  done
+  ((${#per[@]} > 0)) && median "${per[@]}" || echo "n/a"
 }
 verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   [[ $1 == n/a ]] && { echo "not measured"; return; }
@@ -688,6 +735,28 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   print_ratio "service ÷ nginx CPU per request" CPU_US service nginx '' ''
   print_ratio "local hit ÷ bare endpoint req/s" RPS local bare '>=' 0.8
   print_ratio "service ÷ bare endpoint req/s" RPS service bare '' ''
+  if ((TRANSPORTS_DONE)); then
+    echo
+    echo "forward transports ($TRANSPORT_KEY), each on a fresh warmed cluster, rounds interleaved with nginx; ratios are medians of per-round ratios:"
+    echo
+    echo "| transport | service req/s | p50 ms | p99 ms | errors | CPU µs/req | nginx req/s (same rounds) | service ÷ nginx | p99 ÷ nginx p99 | CPU ÷ nginx CPU |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for t in "${TRANSPORTS[@]}"; do
+      if [[ -n ${TRANSPORT_NOTE[$t]:-} ]]; then
+        echo "| $t | ${TRANSPORT_NOTE[$t]} | | | | | | | | |"
+        continue
+      fi
+      rows=(); nrows=()
+      for ((round = 1; round <= ROUNDS; round++)); do rows+=("service-$t/$round"); nrows+=("nginx-$t/$round"); done
+      echo "| $t | $(field_median RPS %.0f "${rows[@]}") | $(field_median P50 %.2f "${rows[@]}") | $(field_median P99 %.2f "${rows[@]}") | $(field_median ERRORS %.0f "${rows[@]}") | $(field_median CPU_US %.1f "${rows[@]}") | $(field_median RPS %.0f "${nrows[@]}") | $(pair_median RPS "service-$t" "nginx-$t") | $(pair_median P99 "service-$t" "nginx-$t") | $(pair_median CPU_US "service-$t" "nginx-$t") |"
+    done
+    echo
+    echo "every round:"
+    for r in "${ROWS[@]}"; do
+      [[ $r == nginx-* || $r == service-* ]] || continue
+      echo "  $r: ${RPS[$r]} req/s, p50 ${P50[$r]} ms, p99 ${P99[$r]} ms, errors ${ERRORS[$r]}, ${CPU_US[$r]} µs CPU/req, other cores ${OTHER_CORES[$r]}"
+    done
+  fi
   if [[ -n $OVERLOAD_LINES ]]; then
     echo
     echo "overload (open loop, entry: $OVERLOAD_ENTRY; latencies from the intended send time):"
