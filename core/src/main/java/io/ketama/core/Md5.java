@@ -200,7 +200,11 @@ final class Md5 {
         return a;
     }
 
-    /** The little-endian message word at byte {@code m} of the padded message (a block that is not all key bytes). */
+    /**
+     * The little-endian message word at byte {@code m} of the padded message, in a block that is
+     * not all key bytes: key words are read whole, words past the 0x80 byte are zeros or the bit
+     * length, and only the one or two words that straddle the prefix or the end go byte by byte.
+     */
     private static int word(int prefix, int head, byte[] bytes, CharSequence chars, int offset, int total,
                             int padded, long bits, int m) {
         if (m >= head && m + 4 <= total) {
@@ -210,10 +214,21 @@ final class Md5 {
             }
             return chars.charAt(p) | chars.charAt(p + 1) << 8 | chars.charAt(p + 2) << 16 | chars.charAt(p + 3) << 24;
         }
-        return messageByte(prefix, head, bytes, chars, offset, total, padded, bits, m)
-                | messageByte(prefix, head, bytes, chars, offset, total, padded, bits, m + 1) << 8
-                | messageByte(prefix, head, bytes, chars, offset, total, padded, bits, m + 2) << 16
-                | messageByte(prefix, head, bytes, chars, offset, total, padded, bits, m + 3) << 24;
+        if (m > total) {
+            int lengthAt = padded - 8;
+            return m == lengthAt ? (int) bits : m == lengthAt + 4 ? (int) (bits >>> 32) : 0;
+        }
+        return edgeWord(prefix, head, bytes, chars, offset, total, padded, bits, m);
+    }
+
+    /** A word that straddles the prefix or the end of the key (at most two per message), byte by byte. */
+    private static int edgeWord(int prefix, int head, byte[] bytes, CharSequence chars, int offset, int total,
+                                int padded, long bits, int m) {
+        int w = 0;
+        for (int k = 3; k >= 0; k--) {
+            w = w << 8 | messageByte(prefix, head, bytes, chars, offset, total, padded, bits, m + k);
+        }
+        return w;
     }
 
     /** Byte {@code m} of the padded message: prefix, data, 0x80, zeros, then the bit length little-endian. */
