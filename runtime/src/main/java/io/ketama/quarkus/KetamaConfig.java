@@ -38,6 +38,8 @@ public interface KetamaConfig {
      * counts, ties and failover order), so a cluster can take over a placement its clients already
      * use, then migrate to v2 as usual. The server text is the member's node id when it has one
      * (write it as the clients name the server, e.g. {@code 10.0.0.1:11211}), else its address.
+     * The members are ordered by that text, not by the clients' server list, so a point two servers
+     * share (a 100-server ring has one with a probability of about 3 %) may go to the other of the two.
      */
     @WithDefault("pingora")
     HashStyle hashStyle();
