@@ -54,7 +54,7 @@ public interface RouterConfig {
          * {@code http} (pooled keep-alive HTTP/1.1 to the owner's HTTP port) or {@code hazelcast}
          * (the cluster's executor service). Every member receives all three; this picks how it sends.
          */
-        @WithDefault("hazelcast")
+        @WithDefault("binary")
         TransportKind transport();
 
         /** Time limit of one forward attempt to another member. */
@@ -77,7 +77,23 @@ public interface RouterConfig {
 
         Bulkhead bulkhead();
 
+        Binary binary();
+
         Hazelcast hazelcast();
+
+        interface Binary {
+            /**
+             * Port of this member's binary forward channel, which every member runs whatever its own
+             * transport; 0 takes any free port. The other members learn it from this member's
+             * Hazelcast attributes. Give it a fixed value where a firewall or network policy lists ports.
+             */
+            @WithDefault("0")
+            int port();
+
+            /** Address the binary channel listens on (the HTTP server's by default). */
+            @WithDefault("${quarkus.http.host:0.0.0.0}")
+            String host();
+        }
 
         interface Bulkhead {
             /** Forwards to one member under way at once. */

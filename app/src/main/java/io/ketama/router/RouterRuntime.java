@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.forwarding.BinaryForwardClient;
 import io.ketama.router.forwarding.FailoverChain;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.ForwardSettings;
@@ -22,6 +23,7 @@ import io.quarkus.runtime.Startup;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -39,6 +41,8 @@ import org.jboss.logging.Logger;
 class RouterRuntime {
 
     private static final Logger LOG = Logger.getLogger(RouterRuntime.class);
+    /** How long a stopping member waits for the forwarded keys it is serving. */
+    private static final long STOP_WAIT_MILLIS = 5_000;
 
     private final HazelcastInstance hazelcast;
     private final Member localMember;
@@ -50,8 +54,10 @@ class RouterRuntime {
     private final Forwarder forwarder;
     private final FailoverChain chain;
     private final UUID membershipListener;
+    private final ForwardEndpoints endpoints;
 
-    RouterRuntime(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx) {
+    RouterRuntime(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx, ForwardEndpoints endpoints) {
+        this.endpoints = endpoints;
         this.hazelcast = hazelcast;
         this.localMember = hazelcast.getCluster().getLocalMember();
         this.cache = configured("ketama.router.cache.max-bytes", () -> new LocalCache(config.cache().maxBytes().asLongValue()));
@@ -62,13 +68,14 @@ class RouterRuntime {
                 f.retryDelay(), f.breaker().requestVolumeThreshold(), f.breaker().failureRatio(), f.breaker().delay(),
                 f.maxCandidates(), f.bulkhead().maxInFlight(), f.bulkhead().maxWaiting()));
         this.transport = switch (f.transport()) {
+            case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()));
             case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx);
-            case BINARY, HTTP -> throw new IllegalArgumentException("invalid configuration ketama.router.forward.transport: "
-                    + f.transport().name().toLowerCase(java.util.Locale.ROOT) + " is not available yet; use hazelcast");
+            case HTTP -> throw new IllegalArgumentException("invalid configuration ketama.router.forward.transport: "
+                    + "http is not available yet; use binary or hazelcast");
         };
         this.forwarder = new Forwarder(transport, settings, uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());
-        this.receiver = new ForwardReceiver(keyServer.memberAddress());
+        this.receiver = endpoints.receiver();
         receiver.attach(keyServer);
         hazelcast.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
         this.membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
@@ -86,6 +93,11 @@ class RouterRuntime {
         forwarder.membersNow(uuids(hazelcast.getCluster().getMembers()));
         LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s", keyServer.memberAddress(),
                 origin, cache.maxBytes(), transport.kind().name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** When a transport gives up on an unanswered forward: after the guard's timeout, which normally acts first. */
+    private static Duration expiry(Duration timeout) {
+        return timeout.plus(timeout.dividedBy(2).compareTo(Duration.ofMillis(250)) > 0 ? timeout.dividedBy(2) : Duration.ofMillis(250));
     }
 
     private static Set<UUID> uuids(Set<Member> members) {
@@ -127,9 +139,23 @@ class RouterRuntime {
         }
     }
 
+    /**
+     * Waits, at most {@code maxMillis}, until the forwarded keys this member is serving have been
+     * answered; its transports stay open meanwhile. For a member that has left the rings and drains.
+     *
+     * @return whether none is left
+     */
+    boolean finishForwards(long maxMillis) {
+        return receiver.awaitIdle(maxMillis);
+    }
+
     void stop(@Observes ShutdownEvent event) {
-        // stop taking forwards before Hazelcast goes: callers fail over instead of waiting on a dying member
+        // refuse new forwards before Hazelcast goes (callers fail over instead of waiting on a dying
+        // member), answer those under way, then close the channels
         receiver.detach();
+        if (!receiver.awaitIdle(STOP_WAIT_MILLIS)) {
+            LOG.warnf("stopping with %d forwarded keys still unanswered after %d ms", receiver.inFlight(), STOP_WAIT_MILLIS);
+        }
         try {
             hazelcast.getUserContext().remove(ForwardReceiver.USER_CONTEXT_KEY, receiver);
             hazelcast.getCluster().removeMembershipListener(membershipListener);
@@ -137,6 +163,7 @@ class RouterRuntime {
             LOG.debug("Hazelcast already stopped", e);
         }
         transport.close();
+        endpoints.close();
     }
 
     Member localMember() {

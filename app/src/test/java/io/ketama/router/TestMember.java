@@ -6,8 +6,10 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MemberAttributes;
+import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.HazelcastForwarding;
+import io.ketama.router.forwarding.PeerEndpoints;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.KeyServer;
@@ -15,6 +17,8 @@ import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Origin;
 import io.ketama.router.serving.OriginAnswer;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -40,14 +44,20 @@ final class TestMember implements AutoCloseable {
     final KeyServer keyServer;
     final ForwardReceiver receiver;
     final AtomicInteger originFetches;
+    /** Its own event loops, as a member process has: closing them closes its channels. */
+    private final Vertx vertx;
+    private final BinaryForwardServer binary;
     /** Kept from start-up: a stopped instance no longer answers for its member. */
     private final Member member;
 
-    private TestMember(HazelcastInstance hazelcast, KeyServer keyServer, ForwardReceiver receiver, AtomicInteger originFetches) {
+    private TestMember(HazelcastInstance hazelcast, KeyServer keyServer, ForwardReceiver receiver, AtomicInteger originFetches,
+                       Vertx vertx, BinaryForwardServer binary) {
         this.hazelcast = hazelcast;
         this.keyServer = keyServer;
         this.receiver = receiver;
         this.originFetches = originFetches;
+        this.vertx = vertx;
+        this.binary = binary;
         this.member = hazelcast.getCluster().getLocalMember();
     }
 
@@ -62,6 +72,12 @@ final class TestMember implements AutoCloseable {
     /** As above, with {@code origin} behind the member's cache (a slow one, say). */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
                             Origin origin) {
+        return start(clusterName, joinPorts, features, nodeId, origin, 256);
+    }
+
+    /** As above, with at most {@code originLimit} origin fetches under way at once. */
+    static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
+                            Origin origin, int originLimit) {
         int port = freePort();
         Config config = new Config();
         config.setClusterName(clusterName);
@@ -80,6 +96,10 @@ final class TestMember implements AutoCloseable {
         }
         HazelcastForwarding.configure(config, 32, 1024);
         MemberAttributes.publish(config, 1, features, "default", nodeId);
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        ForwardReceiver receiver = new ForwardReceiver();
+        BinaryForwardServer binary = BinaryForwardServer.start(vertx, "127.0.0.1", 0, receiver);
+        config.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         AtomicInteger fetches = new AtomicInteger();
         Origin counting = key -> {
@@ -87,11 +107,10 @@ final class TestMember implements AutoCloseable {
             return origin.fetch(key);
         };
         String address = Members.address(hz.getCluster().getLocalMember());
-        KeyServer server = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(counting, 256), address);
-        ForwardReceiver receiver = new ForwardReceiver(address);
+        KeyServer server = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(counting, originLimit), address);
         receiver.attach(server);
         hz.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
-        return new TestMember(hz, server, receiver, fetches);
+        return new TestMember(hz, server, receiver, fetches, vertx, binary);
     }
 
     Member member() {
@@ -115,9 +134,11 @@ final class TestMember implements AutoCloseable {
         receiver.attach(keyServer);
     }
 
-    /** Dies without a word: Hazelcast terminated, its transports closed abruptly. */
+    /** Dies without a word: Hazelcast terminated, its channels closed under the forwards on them. */
     void crash() {
         hazelcast.getLifecycleService().terminate();
+        binary.close();
+        vertx.close();
     }
 
     OriginAnswer cached(String key) {
@@ -126,9 +147,12 @@ final class TestMember implements AutoCloseable {
 
     @Override
     public void close() {
+        receiver.detach();
         if (hazelcast.getLifecycleService().isRunning()) {
             hazelcast.shutdown();
         }
+        binary.close();
+        vertx.close();
     }
 
     /** A port in 5901–5949 that nothing listens on now. */

@@ -17,14 +17,8 @@ public final class ForwardReceiver {
     /** The entry in a Hazelcast member's user context under which its receiver is found. */
     public static final String USER_CONTEXT_KEY = "io.ketama.router.ForwardReceiver";
 
-    private final String memberAddress;
     private volatile KeyServer keyServer;
     private final AtomicInteger inFlight = new AtomicInteger();
-
-    /** @param memberAddress this member's {@code host:port}, for refusals */
-    public ForwardReceiver(String memberAddress) {
-        this.memberAddress = memberAddress;
-    }
 
     /** Serves forwarded keys with {@code server} from now on. */
     public void attach(KeyServer server) {
@@ -45,8 +39,8 @@ public final class ForwardReceiver {
     public CompletionStage<Served> serve(String key) {
         KeyServer server = keyServer;
         if (server == null) {
-            return CompletableFuture.failedFuture(new NotServingException("member " + memberAddress
-                    + " serves no forwarded keys now (starting or stopping)"));
+            return CompletableFuture.failedFuture(new NotServingException("the member serves no forwarded keys now "
+                    + "(starting or stopping)"));
         }
         Served hit = server.hit(key);
         if (hit != null) {
@@ -59,5 +53,27 @@ public final class ForwardReceiver {
     /** Forwarded keys being served now (waiting for the origin: hits are done at once). */
     public int inFlight() {
         return inFlight.get();
+    }
+
+    /**
+     * Waits until no forwarded key is being served, at most {@code maxMillis}: for a stopping
+     * member that keeps its transports open until the forwards it took are answered.
+     *
+     * @return whether none is left
+     */
+    public boolean awaitIdle(long maxMillis) {
+        long deadline = System.nanoTime() + maxMillis * 1_000_000;
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return inFlight.get() == 0;
+            }
+        }
+        return true;
     }
 }

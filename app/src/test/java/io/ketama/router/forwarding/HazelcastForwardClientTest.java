@@ -65,7 +65,7 @@ class HazelcastForwardClientTest {
         ownerServer = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> key.startsWith("down")
                 ? CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null))
                 : new DemoOrigin(Duration.ZERO).fetch(key), 16), address);
-        ownerReceiver = new ForwardReceiver(address);
+        ownerReceiver = new ForwardReceiver();
         ownerReceiver.attach(ownerServer);
         owner.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, ownerReceiver);
         vertx = Vertx.vertx();

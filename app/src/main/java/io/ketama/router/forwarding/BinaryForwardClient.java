@@ -1,0 +1,300 @@
+package io.ketama.router.forwarding;
+
+import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.Served;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.impl.ContextInternal;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetSocket;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Forwards over persistent binary channels: each event loop keeps one TCP connection to each peer
+ * it forwards to, and many requests are under way on it at once, told apart by request ids
+ * ({@link BinaryFrames}). A forward is written and answered on the event loop of the HTTP request
+ * that made it, so nothing is handed between threads and nothing waits.
+ *
+ * <p>A connection that closes fails its forwards at once (the next candidate serves them); the
+ * next forward to that peer connects again. A forward whose answer never comes is failed after
+ * {@code expiry} (later than the guard's own timeout, which normally acts first) so its entry
+ * cannot stay behind.
+ */
+public final class BinaryForwardClient implements ForwardTransport {
+
+    private static final long SWEEP_MILLIS = 100;
+
+    private final Vertx vertx;
+    private final NetClient client;
+    private final long expiryNanos;
+    private final Set<Loop> loops = ConcurrentHashMap.newKeySet();
+    private final FastThreadLocal<Loop> loopOfThread = new FastThreadLocal<>() {
+        @Override
+        protected Loop initialValue() {
+            Loop loop = new Loop((ContextInternal) Vertx.currentContext());
+            loops.add(loop);
+            return loop;
+        }
+    };
+    private volatile boolean closed;
+
+    /**
+     * @param expiry how long a forward may stay unanswered before this client gives up on it
+     *               (set it past the forward timeout of the guard)
+     */
+    public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry) {
+        this.vertx = vertx;
+        this.client = vertx.createNetClient(new NetClientOptions()
+                .setTcpNoDelay(true)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis())));
+        this.expiryNanos = expiry.toNanos();
+    }
+
+    @Override
+    public CompletionStage<Served> forward(Member target, String key) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new ForwardFailedException("the binary forward client is closed"));
+        }
+        Context current = Vertx.currentContext();
+        if (current != null && current.isEventLoopContext() && Context.isOnEventLoopThread()) {
+            return loopOfThread.get().send((ContextInternal) current, target, key);
+        }
+        // not on an event loop (a guard's timer, a test): carry on on one
+        CompletableFuture<Served> answer = new CompletableFuture<>();
+        vertx.getOrCreateContext().runOnContext(v -> loopOfThread.get()
+                .send((ContextInternal) Vertx.currentContext(), target, key)
+                .whenComplete((served, failure) -> {
+                    if (failure != null) {
+                        answer.completeExceptionally(failure);
+                    } else {
+                        answer.complete(served);
+                    }
+                }));
+        return answer;
+    }
+
+    @Override
+    public TransportKind kind() {
+        return TransportKind.BINARY;
+    }
+
+    /** Closes every channel; forwards under way fail. */
+    @Override
+    public void close() {
+        closed = true;
+        for (Loop loop : loops) {
+            loop.root.runOnContext(v -> loop.close());
+        }
+        client.close();
+    }
+
+    /** Connections open now, over all event loops. */
+    public int connections() {
+        int n = 0;
+        for (Loop loop : loops) {
+            n += loop.peers.size();
+        }
+        return n;
+    }
+
+    /** The channels of one event loop. Only its thread touches it. */
+    private final class Loop {
+        final ContextInternal root;
+        final Map<UUID, Peer> peers = new HashMap<>();
+        final long sweeper;
+
+        Loop(ContextInternal context) {
+            this.root = context.unwrap();
+            this.sweeper = root.owner().setPeriodic(SWEEP_MILLIS, id -> root.runOnContext(v -> sweep()));
+        }
+
+        CompletionStage<Served> send(ContextInternal caller, Member target, String key) {
+            Peer peer = peers.get(target.getUuid());
+            if (peer == null) {
+                PeerEndpoints.Endpoint endpoint;
+                try {
+                    endpoint = PeerEndpoints.of(target, PeerEndpoints.BINARY_PORT);
+                } catch (ForwardFailedException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+                peer = new Peer(this, target, endpoint);
+                peers.put(target.getUuid(), peer);
+                peer.connect();
+            }
+            return peer.send(caller, key);
+        }
+
+        void sweep() {
+            long now = System.nanoTime();
+            for (Peer peer : peers.values()) {
+                peer.expire(now);
+            }
+        }
+
+        void close() {
+            vertx.cancelTimer(sweeper);
+            for (Peer peer : new ArrayList<>(peers.values())) {
+                peer.close("the binary forward client closed");
+            }
+        }
+    }
+
+    /** A forward waiting for its answer. */
+    private static final class Pending {
+        final int id;
+        final ContextInternal caller;
+        final long deadline;
+        final CompletableFuture<Served> answer = new CompletableFuture<>();
+        boolean done;
+
+        Pending(int id, ContextInternal caller, long deadline) {
+            this.id = id;
+            this.caller = caller;
+            this.deadline = deadline;
+        }
+
+        void complete(Served served) {
+            done = true;
+            caller.emit(served, answer::complete);
+        }
+
+        void fail(Throwable failure) {
+            done = true;
+            caller.emit(failure, answer::completeExceptionally);
+        }
+    }
+
+    /** One connection to one peer, and the forwards under way on it. */
+    private final class Peer {
+        final Loop loop;
+        final Member member;
+        final String address;
+        final PeerEndpoints.Endpoint endpoint;
+        final IntObjectHashMap<Pending> pending = new IntObjectHashMap<>();
+        /** In the order sent, which is the order of their deadlines. */
+        final ArrayDeque<Pending> byDeadline = new ArrayDeque<>();
+        List<Buffer> unsent = new ArrayList<>();
+        NetSocket socket;
+        boolean closed;
+        int nextId;
+
+        Peer(Loop loop, Member member, PeerEndpoints.Endpoint endpoint) {
+            this.loop = loop;
+            this.member = member;
+            this.address = Members.address(member);
+            this.endpoint = endpoint;
+        }
+
+        void connect() {
+            // on the loop's own context, not the request's: the connection outlives the request
+            loop.root.runOnContext(v -> client.connect(endpoint.port(), endpoint.host()).onComplete(r -> {
+                if (closed) {
+                    if (r.succeeded()) {
+                        r.result().close();
+                    }
+                    return;
+                }
+                if (r.failed()) {
+                    close("cannot connect to its binary channel at " + endpoint.host() + ":" + endpoint.port() + ": " + r.cause());
+                    return;
+                }
+                socket = r.result();
+                BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame);
+                socket.handler(data -> {
+                    try {
+                        reader.feed(data);
+                    } catch (RuntimeException e) {
+                        socket.close();
+                        close("protocol error: " + e.getMessage());
+                    }
+                });
+                socket.closeHandler(x -> close("its binary channel closed"));
+                socket.exceptionHandler(e -> {
+                    socket.close();
+                    close("its binary channel failed: " + e);
+                });
+                for (Buffer frame : unsent) {
+                    socket.write(frame);
+                }
+                unsent = null;
+            }));
+        }
+
+        CompletionStage<Served> send(ContextInternal caller, String key) {
+            int id = nextId++;
+            Pending p = new Pending(id, caller, System.nanoTime() + expiryNanos);
+            pending.put(id, p);
+            byDeadline.add(p);
+            Buffer frame = BinaryFrames.serve(id, key);
+            if (socket != null) {
+                socket.write(frame);
+            } else {
+                unsent.add(frame);
+            }
+            return p.answer;
+        }
+
+        private void frame(Buffer buffer, int start, int length, int id, byte kind) {
+            Pending p = pending.remove(id);
+            if (p == null) {
+                return; // given up on already
+            }
+            if (kind == BinaryFrames.SERVED) {
+                p.complete(BinaryFrames.served(buffer, start, length, address));
+            } else {
+                p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));
+            }
+        }
+
+        void expire(long now) {
+            while (!byDeadline.isEmpty()) {
+                Pending head = byDeadline.peekFirst();
+                if (!head.done && now - head.deadline < 0) {
+                    return;
+                }
+                byDeadline.pollFirst();
+                if (!head.done && pending.remove(head.id) != null) {
+                    head.fail(new TimeoutException("member " + address + " did not answer a forward within "
+                            + expiryNanos / 1_000_000 + " ms"));
+                }
+            }
+        }
+
+        /** Fails every forward under way and forgets this connection: the next forward connects again. */
+        void close(String why) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            loop.peers.remove(member.getUuid(), this);
+            if (socket != null) {
+                socket.close();
+            }
+            if (!pending.isEmpty()) {
+                ForwardFailedException failure = new ForwardFailedException("member " + address + ": " + why + " with "
+                        + pending.size() + " forwards under way");
+                for (Pending p : pending.values()) {
+                    p.fail(failure);
+                }
+                pending.clear();
+            }
+            byDeadline.clear();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.ketama.router.forwarding;
+
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.Served;
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The binary channel's frames. Every frame is {@code int length} (of what follows), {@code int id}
+ * (the request it belongs to, chosen by the sender of the request), {@code byte kind}, then:
+ * <ul>
+ *   <li>{@link #SERVE} (request): the key's bytes, one per char (ISO-8859-1);</li>
+ *   <li>{@link #SERVED} (reply): {@code byte} cache status ordinal, {@code short} HTTP status,
+ *       {@code short} content-type length, its ISO-8859-1 bytes, then the body to the end;</li>
+ *   <li>{@link #FAILED} (reply): {@code byte} {@link RemoteFailure} code, then a UTF-8 message.</li>
+ * </ul>
+ * Big-endian throughout. Replies may come in any order.
+ */
+final class BinaryFrames {
+
+    static final byte SERVE = 1;
+    static final byte SERVED = 2;
+    static final byte FAILED = 3;
+    /** Bytes of length, id and kind. */
+    static final int HEADER = 9;
+    /** Largest frame either side accepts (length field); a longer one ends the connection. */
+    static final int MAX_FRAME = 256 * 1024 * 1024;
+
+    private static final CacheStatus[] STATUSES = CacheStatus.values();
+
+    private BinaryFrames() {
+    }
+
+    static Buffer serve(int id, String key) {
+        Buffer b = Buffer.buffer(HEADER + key.length());
+        b.appendInt(5 + key.length()).appendInt(id).appendByte(SERVE);
+        return b.appendString(key, "ISO-8859-1");
+    }
+
+    static Buffer served(int id, Served served) {
+        OriginAnswer answer = served.answer();
+        String type = answer.contentType();
+        int length = 5 + 1 + 2 + 2 + type.length() + answer.body().length;
+        Buffer b = Buffer.buffer(4 + length);
+        b.appendInt(length).appendInt(id).appendByte(SERVED)
+                .appendByte((byte) served.cache().ordinal())
+                .appendShort((short) answer.status())
+                .appendShort((short) type.length())
+                .appendString(type, "ISO-8859-1");
+        return b.appendBytes(answer.body());
+    }
+
+    static Buffer failed(int id, RemoteFailure failure, String message) {
+        byte[] text = message.getBytes(StandardCharsets.UTF_8);
+        Buffer b = Buffer.buffer(HEADER + 1 + text.length);
+        b.appendInt(5 + 1 + text.length).appendInt(id).appendByte(FAILED).appendByte((byte) failure.code());
+        return b.appendBytes(text);
+    }
+
+    /** The key of a {@link #SERVE} frame at {@code start} (its length field) of {@code length}. */
+    static String key(Buffer frames, int start, int length) {
+        return frames.getString(start + HEADER, start + 4 + length, "ISO-8859-1");
+    }
+
+    /** The {@link Served} of a {@link #SERVED} frame, served by {@code member}. */
+    static Served served(Buffer frames, int start, int length, String member) {
+        int p = start + HEADER;
+        CacheStatus cache = STATUSES[frames.getByte(p)];
+        int status = frames.getShort(p + 1) & 0xFFFF;
+        int typeLength = frames.getShort(p + 3) & 0xFFFF;
+        String type = frames.getString(p + 5, p + 5 + typeLength, "ISO-8859-1");
+        byte[] body = frames.getBytes(p + 5 + typeLength, start + 4 + length);
+        return new Served(new OriginAnswer(status, type, body), cache, member);
+    }
+
+    static RemoteFailure failure(Buffer frames, int start) {
+        return RemoteFailure.ofCode(frames.getByte(start + HEADER));
+    }
+
+    static String failureMessage(Buffer frames, int start, int length) {
+        return frames.getString(start + HEADER + 1, start + 4 + length, "UTF-8");
+    }
+
+    /**
+     * Cuts a byte stream into frames: feed it what the socket reads, it calls back once per whole
+     * frame with the buffer, the frame's start and its length field. Not thread-safe: one per
+     * connection, fed on its event loop.
+     */
+    static final class Reader {
+
+        interface FrameHandler {
+            void frame(Buffer buffer, int start, int length, int id, byte kind);
+        }
+
+        private final FrameHandler handler;
+        private Buffer rest;
+
+        Reader(FrameHandler handler) {
+            this.handler = handler;
+        }
+
+        /**
+         * @throws IllegalStateException when a frame announces a length out of range (the
+         *                               connection is then unusable)
+         */
+        void feed(Buffer data) {
+            Buffer buffer = rest == null ? data : rest.appendBuffer(data);
+            int pos = 0;
+            int end = buffer.length();
+            while (end - pos >= 4) {
+                int length = buffer.getInt(pos);
+                if (length < 5 || length > MAX_FRAME) {
+                    throw new IllegalStateException("frame length " + length + " out of range 5.." + MAX_FRAME);
+                }
+                if (end - pos - 4 < length) {
+                    break;
+                }
+                handler.frame(buffer, pos, length, buffer.getInt(pos + 4), buffer.getByte(pos + 8));
+                pos += 4 + length;
+            }
+            rest = pos == end ? null : buffer.getBuffer(pos, end);
+        }
+    }
+}
