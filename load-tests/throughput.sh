@@ -398,7 +398,8 @@ member_opts() { # the user's extra options for member $1 (0, 1, 2): every {i} in
 member_list() { local out="" p; for p in "${HZ_PORTS[@]}"; do out+="${out:+,}$HOST:$p"; done; printf '%s' "$out"; }
 
 start_members() { # start_members [extra member JVM options...]
-  local i cluster="ketama-throughput-$$-$(date +%s%N)"
+  local i cluster
+  cluster="ketama-throughput-$$-$(date +%s%N)"
   require_free_ports "${HTTP_PORTS[@]}" "${MGMT_PORTS[@]}" "${HZ_PORTS[@]}"
   for i in 0 1 2; do
     # shellcheck disable=SC2046 # word splitting of the user's extra options is intended
