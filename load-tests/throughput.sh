@@ -519,6 +519,14 @@ step_failover() {
   log "[$FAILOVER_LINE]"
 }
 
+save_metrics() { # save_metrics <label>: every member's /q/metrics (timeouts, breakers, bulkheads, 503s say what happened)
+  local p
+  for p in "${HTTP_PORTS[@]}"; do
+    [[ -n ${MEMBER_PID[$p]:-} ]] || continue
+    curl -fsS --max-time 5 "http://$HOST:$p/q/metrics" -o "$OUT/metrics-after-$1-$p.txt" 2>/dev/null || true
+  done
+}
+
 step_overload() {
   local targets="" p pids
   if [[ $OVERLOAD_ENTRY == all ]]; then
@@ -534,6 +542,7 @@ step_overload() {
     --half="$OVERLOAD_SECONDS" --double="$OVERLOAD_SECONDS" --pids="$pids" --clk-tck="$CLK_TCK" \
     || die "[overload] the generator failed: $(cat "$OUT/overload.out" "$OUT/overload.out.err")"
   OVERLOAD_LINES=$(cat "$OUT/overload.out")
+  save_metrics overload
   log "[overload] $(grep '^overload ' "$OUT/overload.out")"
 }
 
