@@ -4,25 +4,68 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.TcpIpConfig;
+import com.hazelcast.internal.config.override.ExternalConfigurationOverride;
+import io.quarkus.runtime.LaunchMode;
 
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.util.List;
+import java.util.UUID;
 
-/** The embedded member's Hazelcast {@link Config}, from {@code quarkus.ketama.hazelcast.*} or a file. */
+/**
+ * The embedded member's Hazelcast {@link Config}, built in layers, each overriding the one before:
+ * <ol>
+ *   <li><b>Hazelcast's own file</b>, found as Hazelcast finds it: the file named by
+ *       {@code quarkus.ketama.hazelcast.config-file}, else by {@code -Dhazelcast.config}, else
+ *       {@code hazelcast.xml}, {@code .yaml} or {@code .yml} in the working directory, else on the
+ *       class path. Without one, the extension's base: TCP/IP join on 127.0.0.1, multicast and
+ *       auto-detection off, port 5701 (next ports when taken), cluster {@code ketama}
+ *       ({@code ketama-dev} in dev mode, so a dev-mode member never joins a running app).</li>
+ *   <li><b>Hazelcast's overrides</b>: {@code HZ_*} environment variables and {@code hz.*} system
+ *       properties ({@code HZ_CLUSTERNAME=x}, {@code -Dhz.network.port.port=5801}).</li>
+ *   <li><b>{@code quarkus.ketama.hazelcast.*}</b> keys that are set.</li>
+ *   <li><b>Tests</b> (the test launch mode): a cluster name unique to the run and a join that finds
+ *       only this member, on loopback only, unless {@code cluster-name} resp. {@code members} (or
+ *       Kubernetes discovery) is set by a {@code quarkus.ketama.hazelcast.*} key: a test never
+ *       joins a developer's running member, whatever the files and environment say.</li>
+ *   <li><b>Always</b>: the ketama member attributes, the application's class loader, phone-home and
+ *       Hazelcast's own shutdown hook off (Quarkus stops the member after the beans that use it).</li>
+ * </ol>
+ * The application's {@link HazelcastConfigCustomizer}s then change the result ({@link #customized}).
+ */
 final class HazelcastConfigs {
+
+    /** Names Hazelcast looks for, in the working directory and then on the class path. */
+    static final List<String> DEFAULT_FILES = List.of("hazelcast.xml", "hazelcast.yaml", "hazelcast.yml");
+    static final String DEFAULT_CLUSTER = "ketama";
+    static final String DEV_CLUSTER = "ketama-dev";
+    static final String TEST_CLUSTER_PREFIX = "ketama-test-";
+    static final int DEFAULT_PORT = 5701;
 
     private HazelcastConfigs() {
     }
 
     static Config of(KetamaSettings settings) {
+        return of(settings, LaunchMode.current());
+    }
+
+    static Config of(KetamaSettings settings, LaunchMode mode) {
         KetamaSettings.HazelcastSettings h = settings.hazelcast();
-        Config config = h.configFile() != null ? load(h.configFile()) : programmatic(h);
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        Config config = file(h.configFile(), loader);
+        if (config == null) {
+            config = base(mode);
+        }
+        new ExternalConfigurationOverride().overwriteMemberConfig(config);
+        overlay(config, h);
+        if (mode == LaunchMode.TEST) {
+            isolate(config, h);
+        }
         // Members deserialize the application's classes (tasks the app sends through the executor).
-        config.setClassLoader(Thread.currentThread().getContextClassLoader());
+        config.setClassLoader(loader);
         config.setProperty("hazelcast.phone.home.enabled", "false");
-        // Quarkus shuts the member down at application stop (after the beans that use it), not a JVM hook.
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
         return config;
@@ -44,42 +87,113 @@ final class HazelcastConfigs {
         return config;
     }
 
-    private static Config load(String location) {
+    /** The Hazelcast file to start from, or null when there is none. */
+    private static Config file(String configFile, ClassLoader loader) {
+        if (configFile != null) {
+            return load(configFile, loader, "quarkus.ketama.hazelcast.config-file");
+        }
+        String property = System.getProperty("hazelcast.config");
+        if (property != null && !property.isBlank()) {
+            return load(property.startsWith("classpath:") ? property.substring("classpath:".length()) : property, loader,
+                    "-Dhazelcast.config");
+        }
+        for (String name : DEFAULT_FILES) {
+            if (new File(name).isFile()) {
+                return load(name, loader, "the working directory");
+            }
+        }
+        for (String name : DEFAULT_FILES) {
+            URL url = loader.getResource(name);
+            if (url != null) {
+                return Config.loadFromClasspath(loader, name);
+            }
+        }
+        return null;
+    }
+
+    /** A file path, else a class-path resource. */
+    private static Config load(String location, ClassLoader loader, String source) {
         File file = new File(location);
         if (file.isFile()) {
             try {
                 return Config.loadFromFile(file);
             } catch (FileNotFoundException e) {
-                throw new UncheckedIOException("quarkus.ketama.hazelcast.config-file '" + location + "' cannot be read", e);
+                throw new UncheckedIOException("Hazelcast configuration '" + location + "' (" + source + ") cannot be read", e);
             }
         }
-        return Config.loadFromClasspath(Thread.currentThread().getContextClassLoader(), location);
+        if (loader.getResource(location) == null) {
+            throw new IllegalStateException("Hazelcast configuration '" + location + "' (" + source
+                    + ") is neither a readable file nor a class-path resource");
+        }
+        return Config.loadFromClasspath(loader, location);
     }
 
-    private static Config programmatic(KetamaSettings.HazelcastSettings h) {
+    /** The extension's starting point when there is no Hazelcast file. */
+    static Config base(LaunchMode mode) {
         Config config = new Config();
-        config.setClusterName(h.clusterName());
-        NetworkConfig network = config.getNetworkConfig();
-        network.setPort(h.port()).setPortAutoIncrement(h.portAutoIncrement());
-        if (h.interfaceAddress() != null) {
-            network.getInterfaces().setEnabled(true).addInterface(h.interfaceAddress());
+        config.setClusterName(mode == LaunchMode.DEVELOPMENT ? DEV_CLUSTER : DEFAULT_CLUSTER);
+        config.getNetworkConfig().setPort(DEFAULT_PORT).setPortAutoIncrement(true);
+        JoinConfig join = onlyTcpIp(config);
+        join.getTcpIpConfig().addMember("127.0.0.1");
+        return config;
+    }
+
+    private static void overlay(Config config, KetamaSettings.HazelcastSettings h) {
+        if (h.clusterName() != null) {
+            config.setClusterName(h.clusterName());
         }
-        JoinConfig join = network.getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        TcpIpConfig tcp = join.getTcpIpConfig();
-        if (h.kubernetes()) {
-            tcp.setEnabled(false);
-            join.getKubernetesConfig().setEnabled(true).setProperty("service-port", Integer.toString(h.port()));
+        NetworkConfig network = config.getNetworkConfig();
+        if (h.port() != null) {
+            network.setPort(h.port());
+        }
+        if (h.portAutoIncrement() != null) {
+            network.setPortAutoIncrement(h.portAutoIncrement());
+        }
+        if (h.interfaceAddress() != null) {
+            network.getInterfaces().setEnabled(true).clear().addInterface(h.interfaceAddress());
+        }
+        if (Boolean.TRUE.equals(h.kubernetes())) {
+            JoinConfig join = onlyTcpIp(config);
+            join.getTcpIpConfig().setEnabled(false);
+            join.getKubernetesConfig().setEnabled(true).setProperty("service-port", Integer.toString(network.getPort()));
             if (h.serviceDns() != null) {
                 join.getKubernetesConfig().setProperty("service-dns", h.serviceDns());
             }
-        } else {
-            tcp.setEnabled(true);
+        } else if (h.members() != null) {
+            TcpIpConfig tcp = onlyTcpIp(config).getTcpIpConfig();
             for (String member : h.members()) {
                 tcp.addMember(member); // one by one: a port range with interfaces enabled crashes start-up
             }
+        } else if (Boolean.FALSE.equals(h.kubernetes())) {
+            network.getJoin().getKubernetesConfig().setEnabled(false);
         }
-        return config;
+    }
+
+    /** In tests: a cluster of this run only, unless the keys say otherwise. */
+    private static void isolate(Config config, KetamaSettings.HazelcastSettings h) {
+        if (h.clusterName() == null) {
+            config.setClusterName(TEST_CLUSTER_PREFIX + UUID.randomUUID());
+        }
+        if (h.members() == null && !Boolean.TRUE.equals(h.kubernetes())) {
+            onlyTcpIp(config); // no members to ask: the member forms a cluster of one
+            if (h.interfaceAddress() == null) {
+                // nobody needs to reach a cluster of one: listen on loopback only
+                config.getNetworkConfig().getInterfaces().setEnabled(true).clear().addInterface("127.0.0.1");
+                config.setProperty("hazelcast.socket.bind.any", "false");
+            }
+        }
+    }
+
+    /** Replaces the join with TCP/IP and an empty member list, every discovery mechanism off. */
+    private static JoinConfig onlyTcpIp(Config config) {
+        JoinConfig join = new JoinConfig();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true);
+        config.getNetworkConfig().setJoin(join);
+        if (config.getAdvancedNetworkConfig().isEnabled()) {
+            config.getAdvancedNetworkConfig().setJoin(join);
+        }
+        return join;
     }
 }

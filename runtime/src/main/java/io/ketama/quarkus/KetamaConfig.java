@@ -66,7 +66,11 @@ public interface KetamaConfig {
 
     /**
      * The embedded Hazelcast member (ignored when the application produces its own
-     * {@code HazelcastInstance} bean).
+     * {@code HazelcastInstance} bean). Hazelcast's own configuration comes first: a
+     * {@code hazelcast.xml}/{@code .yaml} file found as Hazelcast finds it (or the extension's base
+     * when there is none), then Hazelcast's {@code HZ_*} environment overrides, then these keys,
+     * each only when set. In tests the member forms a cluster of its own unless
+     * {@code cluster-name} or {@code members} is set here.
      */
     Hazelcast hazelcast();
 
@@ -150,27 +154,32 @@ public interface KetamaConfig {
         Duration coalesceDelay();
     }
 
-    /** The embedded Hazelcast member. */
+    /**
+     * The embedded Hazelcast member: each key, when set, overrides what Hazelcast's own
+     * configuration says.
+     */
     interface Hazelcast {
 
-        /** Cluster name: only members with the same name join each other. */
-        @WithDefault("ketama")
-        String clusterName();
+        /**
+         * Cluster name: only members with the same name join each other. Unset: the Hazelcast
+         * file's, else {@code ketama} ({@code ketama-dev} in dev mode); in tests a name unique to
+         * the run.
+         */
+        Optional<String> clusterName();
 
-        /** Port the member listens on (1 to 65535). */
-        @WithDefault("5701")
-        int port();
+        /** Port the member listens on (1 to 65535). Unset: the Hazelcast file's, else 5701. */
+        Optional<Integer> port();
 
-        /** Try the next ports when the port is taken. */
-        @WithDefault("true")
-        boolean portAutoIncrement();
+        /** Try the next ports when the port is taken. Unset: the Hazelcast file's, else true. */
+        Optional<Boolean> portAutoIncrement();
 
         /**
          * Members to join over TCP/IP, each {@code host} or {@code host:port}, listed one by one
-         * (no port ranges). Not used when Kubernetes discovery is enabled.
+         * (no port ranges); setting it replaces the Hazelcast file's join configuration. Unset:
+         * the file's join, else {@code 127.0.0.1} (ports 5701 and up); in tests no other member.
+         * Not used when Kubernetes discovery is enabled.
          */
-        @WithDefault("127.0.0.1")
-        List<String> members();
+        Optional<List<String>> members();
 
         /**
          * Network interface to bind and publish (an IP address of this host, {@code *} wildcards
@@ -183,8 +192,10 @@ public interface KetamaConfig {
         Kubernetes kubernetes();
 
         /**
-         * A Hazelcast configuration file (XML or YAML) to use instead of the settings above. The
-         * ketama member attributes are added to it.
+         * A Hazelcast configuration file (XML or YAML; a path, else a class-path resource) to start
+         * from instead of the one Hazelcast would find ({@code -Dhazelcast.config}, then
+         * {@code hazelcast.xml}/{@code .yaml}/{@code .yml} in the working directory, then on the
+         * class path). The keys above are laid over it; the ketama member attributes are added.
          */
         Optional<String> configFile();
     }
@@ -192,9 +203,12 @@ public interface KetamaConfig {
     /** Hazelcast's Kubernetes discovery. */
     interface Kubernetes {
 
-        /** Discover members through Kubernetes instead of a TCP/IP member list. */
-        @WithDefault("false")
-        boolean enabled();
+        /**
+         * Discover members through Kubernetes instead of a TCP/IP member list ({@code true}
+         * replaces the Hazelcast file's join configuration). Unset: as the Hazelcast file says,
+         * else off.
+         */
+        Optional<Boolean> enabled();
 
         /**
          * DNS name of the headless Service of the members (DNS lookup mode); unset: ask the

@@ -25,9 +25,9 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
     static final String PREFIX = "quarkus.ketama.";
     static final Duration MAX_COALESCE_DELAY = Duration.ofMinutes(1);
 
-    /** Validated {@code quarkus.ketama.hazelcast.*}; optional values are null when unset. */
-    record HazelcastSettings(String clusterName, int port, boolean portAutoIncrement, List<String> members,
-                             String interfaceAddress, boolean kubernetes, String serviceDns, String configFile) {
+    /** Validated {@code quarkus.ketama.hazelcast.*}; each value is null when unset. */
+    record HazelcastSettings(String clusterName, Integer port, Boolean portAutoIncrement, List<String> members,
+                             String interfaceAddress, Boolean kubernetes, String serviceDns, String configFile) {
     }
 
     /** Whether split mode applies in this member's data centre. */
@@ -80,13 +80,16 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
 
     private static HazelcastSettings hazelcast(KetamaConfig.Hazelcast h, List<String> problems) {
         String hz = PREFIX + "hazelcast.";
-        if (h.clusterName().isBlank()) {
-            problems.add(hz + "cluster-name must be non-blank");
+        String clusterName = h.clusterName().map(String::trim).orElse(null);
+        if (clusterName != null && clusterName.isEmpty()) {
+            problems.add(hz + "cluster-name must be non-blank when set");
         }
-        if (h.port() < 1 || h.port() > 65535) {
-            problems.add(hz + "port must be from 1 to 65535, was " + h.port());
+        Integer port = h.port().orElse(null);
+        if (port != null && (port < 1 || port > 65535)) {
+            problems.add(hz + "port must be from 1 to 65535, was " + port);
         }
-        for (String member : h.members()) {
+        List<String> members = h.members().map(list -> list.stream().map(String::trim).toList()).orElse(null);
+        for (String member : members == null ? List.<String>of() : members) {
             String problem = memberAddressProblem(member.trim());
             if (problem != null) {
                 problems.add(hz + "members entry '" + member + "' " + problem
@@ -103,8 +106,8 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
                 && Thread.currentThread().getContextClassLoader().getResource(file) == null) {
             problems.add(hz + "config-file '" + file + "' is neither a readable file nor a class-path resource");
         }
-        return new HazelcastSettings(h.clusterName().trim(), h.port(), h.portAutoIncrement(),
-                h.members().stream().map(String::trim).toList(), iface, h.kubernetes().enabled(), dns, file);
+        return new HazelcastSettings(clusterName, port, h.portAutoIncrement().orElse(null), members, iface,
+                h.kubernetes().enabled().orElse(null), dns, file);
     }
 
     /** Null when {@code text} is a usable TCP/IP member address, else what is wrong with it. */

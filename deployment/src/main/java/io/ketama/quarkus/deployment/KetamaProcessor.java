@@ -6,10 +6,16 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.HotDeploymentWatchedFileBuildItem;
+import io.quarkus.deployment.builditem.ModuleOpenBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.deployment.pkg.steps.NativeOrNativeSourcesBuild;
 import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -38,6 +44,42 @@ class KetamaProcessor {
                 .addBeanClasses(PRODUCERS)
                 .setUnremovable()
                 .build();
+    }
+
+    /** Hazelcast's own configuration files, watched in dev mode: a change restarts the application and its member. */
+    static final List<String> HAZELCAST_FILES = List.of("hazelcast.xml", "hazelcast.yaml", "hazelcast.yml");
+    /** Hazelcast's automatic module name, the module its accesses are granted to. */
+    static final String HAZELCAST_MODULE = "com.hazelcast.core";
+
+    /** The native build stops here: nothing else in the extension would say why. */
+    static final String NATIVE_UNSUPPORTED = "quarkus-ketama does not support native images: it runs an embedded Hazelcast"
+            + " member, which is neither built nor tested as a native image here. Build the application for the JVM"
+            + " (without -Dnative / quarkus.native.enabled) and run it with java -jar.";
+
+    @BuildStep(onlyIf = NativeOrNativeSourcesBuild.class)
+    FeatureBuildItem refuseNativeImage() {
+        throw new IllegalStateException(NATIVE_UNSUPPORTED);
+    }
+
+    /**
+     * The JDK internals Hazelcast reads (it warns and runs slower without them): written into the
+     * runnable jar's manifest as {@code Add-Opens}, so {@code java -jar} needs no flags. Opening
+     * {@code jdk.internal.ref} also exports it, which is all Hazelcast asks there.
+     */
+    @BuildStep
+    void hazelcastModuleAccess(BuildProducer<ModuleOpenBuildItem> opens) {
+        opens.produce(new ModuleOpenBuildItem("java.base", HAZELCAST_MODULE, "java.lang", "sun.nio.ch", "jdk.internal.ref"));
+        opens.produce(new ModuleOpenBuildItem("java.management", HAZELCAST_MODULE, "sun.management"));
+        opens.produce(new ModuleOpenBuildItem("jdk.management", HAZELCAST_MODULE, "com.sun.management.internal"));
+    }
+
+    @BuildStep
+    void watchHazelcastFiles(BuildProducer<HotDeploymentWatchedFileBuildItem> watched) {
+        for (String file : HAZELCAST_FILES) {
+            watched.produce(new HotDeploymentWatchedFileBuildItem(file));
+        }
+        ConfigProvider.getConfig().getOptionalValue("quarkus.ketama.hazelcast.config-file", String.class)
+                .ifPresent(file -> watched.produce(new HotDeploymentWatchedFileBuildItem(file)));
     }
 
     /** Consumed only by the SmallRye Health extension; without it these classes are never loaded. */

@@ -11,14 +11,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A Hazelcast configuration file replaces the quarkus.ketama.hazelcast.* settings; the ketama attributes are added. */
+/**
+ * A Hazelcast configuration file is the base of the embedded member: the quarkus.ketama.hazelcast.*
+ * keys that are set are laid over it, what they leave alone stays as the file says, and the ketama
+ * attributes are added.
+ */
 class ConfigFileTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addAsResource("ketama-test-hazelcast.yaml"))
             .overrideConfigKey("quarkus.ketama.hazelcast.config-file", "ketama-test-hazelcast.yaml")
-            .overrideConfigKey("quarkus.ketama.hazelcast.cluster-name", "ignored-when-a-file-is-given")
+            .overrideConfigKey("quarkus.ketama.hazelcast.cluster-name", "ketama-config-file-key")
             .overrideConfigKey("quarkus.ketama.member.weight", "3")
             .overrideConfigKey("quarkus.ketama.member.features", "pci, ssd")
             .overrideConfigKey("quarkus.ketama.datacenter", "fra")
@@ -31,10 +35,11 @@ class ConfigFileTest {
     RingSelector selector;
 
     @Test
-    void theFileConfiguresTheMemberAndTheAttributesAreAdded() {
-        assertThat(hazelcast.getConfig().getClusterName()).isEqualTo("ketama-config-file");
+    void theKeysAreLaidOverTheFileAndTheAttributesAreAdded() {
+        assertThat(hazelcast.getConfig().getClusterName()).as("set by a key").isEqualTo("ketama-config-file-key");
         Member me = hazelcast.getCluster().getLocalMember();
-        assertThat(me.getAddress().getPort()).isEqualTo(5838);
+        assertThat(me.getAddress().getPort()).as("from the file").isEqualTo(5838);
+        assertThat(hazelcast.getConfig().getMapConfig("from-file").getBackupCount()).as("from the file").isEqualTo(2);
         assertThat(me.getAttribute(MemberAttributes.WEIGHT)).isEqualTo("3");
         assertThat(me.getAttribute(MemberAttributes.FEATURES)).isEqualTo("pci,ssd");
         assertThat(me.getAttribute(MemberAttributes.DATACENTER)).isEqualTo("fra");

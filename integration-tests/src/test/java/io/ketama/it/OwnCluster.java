@@ -1,0 +1,23 @@
+package io.ketama.it;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Settings for the packaged application under test, passed to its {@code java -jar}: a cluster
+ * name of this run on loopback, so it never joins a member someone runs on this machine.
+ */
+public class OwnCluster implements QuarkusTestResourceLifecycleManager {
+
+    @Override
+    public Map<String, String> start() {
+        return Map.of("quarkus.ketama.hazelcast.cluster-name", "ketama-it-" + UUID.randomUUID(),
+                "quarkus.ketama.hazelcast.interface", "127.0.0.1");
+    }
+
+    @Override
+    public void stop() {
+    }
+}

@@ -1,0 +1,88 @@
+package io.ketama.it;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A developer runs the application (java -jar, prod profile, no settings) and, on the same machine,
+ * its tests: the test's member and the running member never join, though the running one is told
+ * where the test's member is. A third member that uses the test member's cluster name joins it in
+ * the same time, so the test member was reachable all along: only the cluster names kept them apart.
+ */
+@QuarkusTest
+class TestAndProdMembersStayApartIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+    @Inject
+    HazelcastInstance testMember;
+
+    @Test
+    void theTestMemberAndARunningAppDoNotJoin() throws Exception {
+        Address test = testMember.getCluster().getLocalMember().getAddress();
+        String testMemberAddress = test.getHost() + ":" + test.getPort();
+        try (ProdMember prod = new ProdMember(Path.of("target", "prod-member.log"), DEADLINE,
+                "quarkus.ketama.hazelcast.interface=127.0.0.1",
+                "quarkus.ketama.hazelcast.members=" + testMemberAddress)) {
+            // Ready means its join phase is over: it has asked the test member and stayed alone.
+            String prodCluster = RestAssured.get(prod.baseUrl + "/cluster").then().statusCode(200).extract().asString();
+            assertThat(prodCluster).as("the running app: default cluster, alone").startsWith("cluster=ketama members=1 ");
+
+            HazelcastInstance control = Hazelcast.newHazelcastInstance(controlConfig(testMemberAddress));
+            try {
+                await(() -> testMember.getCluster().getMembers().size() == 2, "the control member joins the test member");
+                assertThat(testMember.getCluster().getMembers()).containsExactlyInAnyOrder(
+                        testMember.getCluster().getLocalMember(), control.getCluster().getLocalMember());
+                assertThat(RestAssured.get(prod.baseUrl + "/cluster").then().extract().asString())
+                        .startsWith("cluster=ketama members=1 ");
+            } finally {
+                control.shutdown();
+            }
+            assertThat(prod.output()).as("the running app did ask the test member, which refused it")
+                    .contains("Node could not join cluster at node: [" + test.getHost() + "]:" + test.getPort())
+                    .contains("the target cluster has a different cluster-name")
+                    .doesNotContain(testMember.getConfig().getClusterName());
+        }
+    }
+
+    /** A plain member with the test member's cluster name, asking only the test member. */
+    private Config controlConfig(String testMemberAddress) {
+        Config config = new Config();
+        config.setClusterName(testMember.getConfig().getClusterName());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.getNetworkConfig().setPort(test().getPort() + 1).setPortAutoIncrement(true);
+        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = config.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).addMember(testMemberAddress);
+        return config;
+    }
+
+    private Address test() {
+        return testMember.getCluster().getLocalMember().getAddress();
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long end = System.nanoTime() + DEADLINE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + DEADLINE + ": " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
