@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the same time, so the test member was reachable all along: only the cluster names kept them apart.
  */
 @QuarkusTest
-class TestAndProdMembersStayApartIT {
+class ProdAndTestMembersStayApartIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(120);
 
