@@ -22,8 +22,8 @@ import java.util.Optional;
 public interface KetamaConfig {
 
     /**
-     * Name of this member's data centre. Published to the other members; the migration allowlist
-     * ({@code quarkus.ketama.migration.datacenters}) is checked against it.
+     * Name of this member's data centre (non-blank). Published to the other members; the
+     * migration allowlist ({@code quarkus.ketama.migration.datacenters}) is checked against it.
      */
     @WithDefault("default")
     String datacenter();
@@ -148,7 +148,7 @@ public interface KetamaConfig {
 
         /**
          * Membership events within this delay of the first one are folded into one rebuild; a
-         * change is reflected on the rings about this long after it happens. 0 or more.
+         * change is reflected on the rings about this long after it happens. From 0 to 60s.
          */
         @WithDefault("200ms")
         Duration coalesceDelay();

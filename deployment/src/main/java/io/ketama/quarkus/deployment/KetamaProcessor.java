@@ -2,8 +2,10 @@ package io.ketama.quarkus.deployment;
 
 import io.ketama.quarkus.KetamaBuildTimeConfig;
 import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.devui.KetamaJsonRpcService;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.IsLocalDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.HotDeploymentWatchedFileBuildItem;
@@ -11,6 +13,9 @@ import io.quarkus.deployment.builditem.ModuleOpenBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.pkg.steps.NativeOrNativeSourcesBuild;
 import io.quarkus.runtime.metrics.MetricsFactory;
+import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
+import io.quarkus.devui.spi.page.CardPageBuildItem;
+import io.quarkus.devui.spi.page.Page;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -80,6 +85,22 @@ class KetamaProcessor {
         }
         ConfigProvider.getConfig().getOptionalValue("quarkus.ketama.hazelcast.config-file", String.class)
                 .ifPresent(file -> watched.produce(new HotDeploymentWatchedFileBuildItem(file)));
+    }
+
+    /** The Dev UI card: members, rings, migration, and "who owns this key". */
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
+    CardPageBuildItem devUiCard() {
+        CardPageBuildItem card = new CardPageBuildItem();
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Rings")
+                .icon("font-awesome-solid:circle-nodes")
+                .componentLink("qwc-ketama-rings.js"));
+        return card;
+    }
+
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
+    JsonRPCProvidersBuildItem devUiJsonRpc() {
+        return new JsonRPCProvidersBuildItem(KetamaJsonRpcService.class);
     }
 
     /** Consumed only by the SmallRye Health extension; without it these classes are never loaded. */

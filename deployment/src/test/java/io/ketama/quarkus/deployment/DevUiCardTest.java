@@ -1,0 +1,84 @@
+package io.ketama.quarkus.deployment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.devui.tests.DevUIJsonRPCTest;
+import io.quarkus.test.QuarkusDevModeTest;
+import io.restassured.RestAssured;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Dev UI card in dev mode: its page is served, and its JSON-RPC service reports the members
+ * (weight, features, data centre), each ring's points, bytes and balance, the migration state, and
+ * answers who owns a key.
+ */
+class DevUiCardTest extends DevUIJsonRPCTest {
+
+    static final TestCluster CLUSTER = new TestCluster("ketama-devui", 5839);
+
+    @RegisterExtension
+    static final QuarkusDevModeTest APP = new QuarkusDevModeTest()
+            .withApplicationRoot(jar -> jar.addAsResource(new StringAsset(String.join("\n",
+                    "quarkus.http.port=21080",
+                    "quarkus.http.host=127.0.0.1",
+                    "quarkus.ketama.hazelcast.cluster-name=" + CLUSTER.name,
+                    "quarkus.ketama.hazelcast.port=" + CLUSTER.appPort,
+                    "quarkus.ketama.hazelcast.port-auto-increment=false",
+                    "quarkus.ketama.hazelcast.interface=127.0.0.1",
+                    "quarkus.ketama.hazelcast.members=" + CLUSTER.memberList(),
+                    "quarkus.ketama.member.weight=3",
+                    "quarkus.ketama.member.features=ssd,eu",
+                    "quarkus.ketama.datacenter=ams",
+                    "quarkus.ketama.migration.mode=split",
+                    "quarkus.ketama.migration.v2-share=12.5",
+                    "quarkus.log.category.\"com.hazelcast\".level=WARN")), "application.properties"));
+
+    DevUiCardTest() {
+        super("quarkus-ketama", "http://127.0.0.1:21080");
+    }
+
+    @Test
+    void theCardShowsTheRingsAndAnswersWhoOwnsAKey() throws Exception {
+        RestAssured.when().get("http://127.0.0.1:21080/q/dev-ui/quarkus-ketama/rings").then().statusCode(200);
+
+        JsonNode rings = executeJsonRPCMethod("getRings");
+        JsonNode member = rings.get("members").get(0);
+        assertThat(rings.get("members")).hasSize(1);
+        assertThat(member.get("address").asText()).isEqualTo("127.0.0.1:5839");
+        assertThat(member.get("weight").asInt()).isEqualTo(3);
+        assertThat(texts(member.get("features"))).containsExactly("eu", "ssd");
+        assertThat(member.get("datacenter").asText()).isEqualTo("ams");
+        assertThat(member.get("local").asBoolean()).isTrue();
+        JsonNode v1 = rings.get("rings").get(0);
+        JsonNode v2 = rings.get("rings").get(1);
+        assertThat(v1.get("version").asText()).isEqualTo("v1");
+        assertThat(v1.get("points").asInt()).isEqualTo(3 * 160);
+        assertThat(v2.get("points").asInt()).isEqualTo(3 * 16);
+        assertThat(v1.get("bytes").asLong()).isPositive();
+        assertThat(v1.get("coefficientOfVariation").asDouble()).isZero(); // one member holds the whole circle
+        assertThat(rings.get("migration").get("mode").asText()).isEqualTo("split");
+        assertThat(rings.get("migration").get("v2SharePercent").asDouble()).isEqualTo(12.5);
+        assertThat(rings.get("generation").asLong()).isPositive();
+
+        JsonNode owner = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "ssd"));
+        assertThat(owner.get("owner").asText()).isEqualTo("[127.0.0.1]:5839");
+        assertThat(owner.get("version").asText()).isIn("v1", "v2");
+        assertThat(texts(owner.get("candidates"))).containsExactly("[127.0.0.1]:5839");
+        JsonNode none = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "gpu"));
+        assertThat(none.hasNonNull("owner")).as("no member has gpu").isFalse();
+        assertThat(none.get("candidates")).isEmpty();
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}

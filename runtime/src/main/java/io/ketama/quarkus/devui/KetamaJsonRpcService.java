@@ -1,0 +1,92 @@
+package io.ketama.quarkus.devui;
+
+import com.hazelcast.cluster.Member;
+import io.ketama.core.RingVersion;
+import io.ketama.quarkus.MemberInfo;
+import io.ketama.quarkus.MigrationSettings;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.RingSnapshot;
+import io.ketama.quarkus.RingStats;
+import io.ketama.quarkus.Selection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What the Dev UI card shows (dev mode only): the members on the rings, each ring's size and
+ * balance, the migration state, and the owner of a key typed into the card.
+ */
+@ApplicationScoped
+public class KetamaJsonRpcService {
+
+    @Inject
+    RingSelector selector;
+
+    /** A member on the rings. */
+    public record MemberView(String address, String identity, int weight, List<String> features, String datacenter,
+                             String nodeId, boolean local) {
+    }
+
+    /** A cluster member left out of the rings, and why. */
+    public record ExcludedView(String address, String reason) {
+    }
+
+    /** One ring: points, bytes and balance (coefficient of variation of load over weight; 0 is perfect). */
+    public record RingView(String version, int points, long bytes, int pointsPerWeight, Double coefficientOfVariation) {
+    }
+
+    /** The migration settings this member applies now. */
+    public record MigrationView(String mode, double v2SharePercent, boolean shadow) {
+    }
+
+    /** The rings now. */
+    public record Rings(long generation, String builtAt, String reason, double buildMillis, List<MemberView> members,
+                        List<ExcludedView> excluded, List<RingView> rings, MigrationView migration) {
+    }
+
+    /** Who owns a key: the owner (null when no member qualifies), the ring that served it and the failover order. */
+    public record Owner(String key, List<String> requiredFeatures, String owner, String version, List<String> candidates) {
+    }
+
+    public Rings getRings() {
+        RingSnapshot s = selector.snapshot();
+        Member local = s.localMember();
+        List<MemberView> members = new ArrayList<>();
+        for (MemberInfo m : s.members()) {
+            members.add(new MemberView(m.address(), m.identity(), m.weight(), List.copyOf(new TreeSet<>(m.features())),
+                    m.datacenter(), m.nodeId(), local != null && m.member().getUuid().equals(local.getUuid())));
+        }
+        List<ExcludedView> excluded = s.excluded().stream()
+                .map(e -> new ExcludedView(String.valueOf(e.member().getAddress()), e.reason())).toList();
+        List<RingView> rings = new ArrayList<>();
+        for (RingVersion v : RingVersion.values()) {
+            RingStats r = s.rings().get(v);
+            double cov = r.coefficientOfVariation();
+            rings.add(new RingView(v.label(), r.points(), r.bytes(), r.pointsPerWeight(), Double.isFinite(cov) ? cov : null));
+        }
+        MigrationSettings m = selector.migration();
+        return new Rings(s.generation(), String.valueOf(s.builtAt()), s.reason(), s.buildTime().toNanos() / 1e6, members,
+                excluded, rings, new MigrationView(m.mode().label(), m.v2SharePercent(), m.shadow()));
+    }
+
+    /**
+     * The owner of {@code key} (its UTF-8 bytes, as {@link RingSelector#select(String, Set)} hashes
+     * it) among the members with every feature in {@code features} (comma-separated; blank for none).
+     */
+    public Owner owner(String key, String features) {
+        Set<String> required = new LinkedHashSet<>();
+        if (features != null) {
+            Arrays.stream(features.split(",")).map(String::trim).filter(f -> !f.isEmpty()).forEach(required::add);
+        }
+        Selection s = selector.select(key == null ? "" : key, Set.copyOf(required));
+        List<String> candidates = s.candidates().stream().map(c -> String.valueOf(c.getAddress())).toList();
+        return new Owner(key, List.copyOf(required), s.found() ? String.valueOf(s.owner().getAddress()) : null,
+                s.version().label(), candidates);
+    }
+}
