@@ -5,6 +5,7 @@ import io.ketama.router.serving.LocalCache;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
 import java.util.EnumMap;
@@ -12,12 +13,18 @@ import java.util.Map;
 
 /**
  * The service's own meters, registered at start-up so {@code /q/metrics} lists them from the first
- * scrape: {@code ketama_router_requests_total{cache, served}}, {@code ketama_router_failovers_total},
- * and the local cache's {@code ketama_router_cache_bytes}, {@code _entries}, {@code _max_bytes}.
+ * scrape: {@code ketama_router_requests_total{cache, served}}, {@code ketama_router_failovers_total};
+ * the local cache through Micrometer's Caffeine binder ({@code cache_size}, {@code cache_gets_total{result}},
+ * {@code cache_puts_total}, {@code cache_evictions_total}, ... tagged {@code cache="ketama-router"}),
+ * plus what the binder has no meter for: {@code ketama_router_cache_bytes} (the weighted size its
+ * bound counts) and {@code ketama_router_cache_max_bytes}.
  */
 @Startup
 @Singleton
 class RouterMetrics {
+
+    /** The {@code cache} tag of the local cache's meters. */
+    static final String CACHE_NAME = "ketama-router";
 
     private final Map<CacheStatus, Counter> local = new EnumMap<>(CacheStatus.class);
     private final Map<CacheStatus, Counter> forwarded = new EnumMap<>(CacheStatus.class);
@@ -36,8 +43,7 @@ class RouterMetrics {
         LocalCache cache = runtime.cache();
         Gauge.builder("ketama.router.cache.bytes", cache, LocalCache::weightedBytes)
                 .description("Bytes held by this member's cache, as its bound counts them").baseUnit("bytes").register(registry);
-        Gauge.builder("ketama.router.cache.entries", cache, LocalCache::size)
-                .description("Keys held by this member's cache").register(registry);
+        CaffeineCacheMetrics.monitor(registry, cache.caffeine(), CACHE_NAME);
         Gauge.builder("ketama.router.cache.max.bytes", cache, LocalCache::maxBytes)
                 .description("Bound of this member's cache").baseUnit("bytes").register(registry);
     }

@@ -1,6 +1,7 @@
 package io.ketama.router;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -28,6 +29,22 @@ class ObservabilityTest {
                 .body(containsString("ketama_router_requests_total"))
                 .body(containsString("ketama_router_cache_max_bytes"))
                 .body(containsString("ketama_ring_points"));
+    }
+
+    @Test
+    void theLocalCacheIsMeteredByMicrometersCaffeineBinder() {
+        String key = "observability-" + System.nanoTime();
+        given().get("/cache/" + key).then().statusCode(200);
+        given().get("/cache/" + key).then().statusCode(200);
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).contains("cache_size{cache=\"ketama-router\"");
+        assertThat(sample(metrics, "cache_gets_total{cache=\"ketama-router\",result=\"miss\"}")).isGreaterThanOrEqualTo(1);
+        assertThat(sample(metrics, "cache_gets_total{cache=\"ketama-router\",result=\"hit\"}")).isGreaterThanOrEqualTo(1);
+    }
+
+    private static double sample(String metrics, String series) {
+        return metrics.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError(series + " not in /q/metrics"));
     }
 
     @Test

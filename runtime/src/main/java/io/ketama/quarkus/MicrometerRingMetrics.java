@@ -72,8 +72,10 @@ class MicrometerRingMetrics implements RingMetrics {
                 .description("Cluster members left out of the rings").strongReference(true).register(registry);
         Gauge.builder("ketama.ring.generation", snapshot, s -> s.get().generation())
                 .description("Rebuilds since start-up").strongReference(true).register(registry);
-        Gauge.builder("ketama.migration.v2.share", migration, m -> m.get().v2Percent())
-                .description("Percentage of keys this member routes through the v2 ring").strongReference(true).register(registry);
+        // A 0-1 ratio, as Prometheus names it (ketama_migration_v2_share_ratio), not the configured percentage.
+        Gauge.builder("ketama.migration.v2.share", migration, m -> m.get().v2Percent() / 100)
+                .baseUnit("ratio").description("Share of keys this member routes through the v2 ring, 0 to 1")
+                .strongReference(true).register(registry);
     }
 
     /** Registers counters of new members and removes those of members that left. */

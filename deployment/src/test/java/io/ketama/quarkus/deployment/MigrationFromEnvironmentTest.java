@@ -51,6 +51,8 @@ class MigrationFromEnvironmentTest {
     @Test
     void theEnvironmentSetsTheShareAndSelectionsFollowIt() {
         assertThat(selector.migration()).isEqualTo(new MigrationSettings(Mode.SPLIT, 37.5, true));
+        assertThat(io.restassured.RestAssured.get("/q/metrics").then().statusCode(200).extract().asString())
+                .as("the share as a Prometheus ratio").contains("ketama_migration_v2_share_ratio 0.375");
         RingSnapshot s = threeMembers();
         String[] keys = keys();
         int onV2 = 0;

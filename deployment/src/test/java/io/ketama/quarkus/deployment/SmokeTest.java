@@ -67,7 +67,7 @@ class SmokeTest {
                 "ketama_members_excluded 0.0",
                 "ketama_members_exclusions_total 0.0",
                 "ketama_ring_generation 1.0",
-                "ketama_migration_v2_share 0.0"}) {
+                "ketama_migration_v2_share_ratio 0.0"}) {
             assertThat(body).contains(series);
         }
     }
