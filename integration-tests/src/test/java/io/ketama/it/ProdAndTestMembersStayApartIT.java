@@ -34,7 +34,10 @@ class ProdAndTestMembersStayApartIT {
     void theTestMemberAndARunningAppDoNotJoin() throws Exception {
         Address test = testMember.getCluster().getLocalMember().getAddress();
         String testMemberAddress = test.getHost() + ":" + test.getPort();
+        // Default cluster name, as a developer's app has; a port of this repository's block (21000-21999), away
+        // from 5701-5703 where a developer's real app would look for it.
         try (ProdMember prod = new ProdMember(Path.of("target", "prod-member.log"), DEADLINE,
+                "quarkus.ketama.hazelcast.port=21711",
                 "quarkus.ketama.hazelcast.interface=127.0.0.1",
                 "quarkus.ketama.hazelcast.members=" + testMemberAddress)) {
             // Ready means its join phase is over: it has asked the test member and stayed alone.
