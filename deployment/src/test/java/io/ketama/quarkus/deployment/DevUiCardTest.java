@@ -15,22 +15,23 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Dev UI card in dev mode: its page is served, and its JSON-RPC service reports the members
- * (weight, features, data centre), each ring's points, bytes and balance, the migration state, and
- * answers who owns a key.
+ * Dev mode: the Dev UI card's page is served, and its JSON-RPC service reports the members (weight,
+ * features, data centre), each ring's points, bytes and balance, the migration state, and answers
+ * who owns a key. A change to {@code hazelcast.yaml} restarts the member with the new file.
  */
 class DevUiCardTest extends DevUIJsonRPCTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-devui", 5839);
+    static final TestCluster CLUSTER = new TestCluster("ketama-devui", 5839, 5840);
+    /** The port comes from Hazelcast's own file, watched in dev mode; the keys set everything else. */
+    static final String HAZELCAST_YAML = "hazelcast:\n  network:\n    port:\n      port: 5839\n      auto-increment: false\n";
 
     @RegisterExtension
     static final QuarkusDevModeTest APP = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addAsResource(new StringAsset(String.join("\n",
+            .withApplicationRoot(jar -> jar.addAsResource(new StringAsset(HAZELCAST_YAML), "hazelcast.yaml")
+                    .addAsResource(new StringAsset(String.join("\n",
                     "quarkus.http.port=21080",
                     "quarkus.http.host=127.0.0.1",
                     "quarkus.ketama.hazelcast.cluster-name=" + CLUSTER.name,
-                    "quarkus.ketama.hazelcast.port=" + CLUSTER.appPort,
-                    "quarkus.ketama.hazelcast.port-auto-increment=false",
                     "quarkus.ketama.hazelcast.interface=127.0.0.1",
                     "quarkus.ketama.hazelcast.members=" + CLUSTER.memberList(),
                     "quarkus.ketama.member.weight=3",
@@ -74,6 +75,16 @@ class DevUiCardTest extends DevUIJsonRPCTest {
         JsonNode none = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "gpu"));
         assertThat(none.hasNonNull("owner")).as("no member has gpu").isFalse();
         assertThat(none.get("candidates")).isEmpty();
+
+        APP.modifyResourceFile("hazelcast.yaml", yaml -> yaml.replace("5839", "5840"));
+        long end = System.nanoTime() + TestCluster.DEADLINE.multipliedBy(4).toNanos();
+        String address = member.get("address").asText();
+        while (!address.equals("127.0.0.1:5840")) {
+            assertThat(System.nanoTime()).as("the member restarted on the file's new port; last seen %s", address).isLessThan(end);
+            RestAssured.when().get("http://127.0.0.1:21080/q/dev-ui/quarkus-ketama/rings"); // dev mode restarts on a request
+            Thread.sleep(500);
+            address = executeJsonRPCMethod("getRings").get("members").get(0).get("address").asText();
+        }
     }
 
     private static List<String> texts(JsonNode array) {
