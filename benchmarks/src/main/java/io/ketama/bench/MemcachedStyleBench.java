@@ -30,9 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The memcached hash styles against spymemcached's own {@link KetamaNodeLocator} on the same ring:
  * the same servers ({@code servers} of them, 160 points each, no weight map), the same 30-character
  * keys. Every lookup includes the key's MD5: spymemcached's through {@code MessageDigest} (a clone
- * per key), ours allocation-free ({@code -prof gc} shows it). The failover pair asks both for the
- * seven probes of spymemcached's {@code getSequence}. A v1 (CRC-32) lookup on the same servers is
- * the yardstick of what the MD5 costs.
+ * per key), ours through the same JDK digest kept per thread, allocation-free ({@code -prof gc}
+ * shows it). The failover pair asks both for the seven probes of spymemcached's
+ * {@code getSequence}. A v1 (CRC-32) lookup on the same servers is the yardstick of what the MD5
+ * costs.
  *
  * <pre>
  * java -XX:+UseCompactObjectHeaders -jar benchmarks/target/benchmarks.jar MemcachedStyleBench -prof gc

@@ -13,9 +13,10 @@ import java.nio.charset.StandardCharsets;
  * MD5's first state word {@code A} itself; {@link #hash} returns it. {@link #digest} returns all four
  * words (digest bytes {@code 4w..4w+3} are word {@code w}, little-endian), for the points of a ring.
  *
- * <p>Why not {@link java.security.MessageDigest}: it allocates on every {@code digest()} (the result
- * array, and a clone or a thread-local to share it), and keys are hashed on the lookup path.
- * Equal to it on every input (tested).
+ * <p>Keys on the lookup path go through {@link JdkMd5} (the JDK's digest, which HotSpot compiles to
+ * an intrinsic, one per thread); this class is its fallback where that does not pay (virtual
+ * threads, no {@code SUN} MD5), and hashes the servers' texts when a ring is built. Equal to
+ * {@link java.security.MessageDigest} on every input (tested).
  */
 final class Md5 {
 

@@ -111,12 +111,12 @@ final class MemcachedPlacement extends Placement {
 
     @Override
     int hashKey(byte[] key, int offset, int length) {
-        return Md5.hash(key, offset, length);
+        return JdkMd5.hash(key, offset, length);
     }
 
     @Override
     int hashKey(CharSequence key) {
-        return Md5.hashUtf8(Md5.NO_PREFIX, key);
+        return JdkMd5.hashUtf8(Md5.NO_PREFIX, key);
     }
 
     @Override
@@ -127,11 +127,11 @@ final class MemcachedPlacement extends Placement {
     /** spymemcached's {@code KetamaIterator.nextHash}: {@code hashVal += (int) md5le((numTries++) + key)}, 32 bits. */
     @Override
     int nextProbe(int probe, int t, byte[] key, int offset, int length) {
-        return probe + Md5.hashPrefixed('0' + t, key, offset, length);
+        return probe + JdkMd5.hashPrefixed('0' + t, key, offset, length);
     }
 
     @Override
     int nextProbe(int probe, int t, CharSequence key) {
-        return probe + Md5.hashUtf8('0' + t, key);
+        return probe + JdkMd5.hashUtf8('0' + t, key);
     }
 }

@@ -214,6 +214,8 @@ class SpymemcachedOracleTest {
             assertThat(Integer.toUnsignedLong(Md5.hashUtf8(Md5.NO_PREFIX, key))).as(key).isEqualTo(expected);
             byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
             assertThat(Integer.toUnsignedLong(Md5.hash(bytes, 0, bytes.length))).as(key).isEqualTo(expected);
+            assertThat(Integer.toUnsignedLong(JdkMd5.hashUtf8(Md5.NO_PREFIX, key))).as(key).isEqualTo(expected);
+            assertThat(Integer.toUnsignedLong(JdkMd5.hash(bytes, 0, bytes.length))).as(key).isEqualTo(expected);
         }
     }
 

@@ -1,0 +1,198 @@
+package io.ketama.core;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.security.DigestException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.NoSuchProviderException;
+import java.util.Objects;
+
+/**
+ * The memcached styles' key hash (the first four MD5 bytes, little-endian, of an optional prefix
+ * byte and the key) through the JDK's own MD5, without allocating per key: each platform thread
+ * keeps one {@code MessageDigest} of the {@code SUN} provider and one scratch buffer, made on its
+ * first key and reused for every key after it.
+ *
+ * <p>Why the JDK's MD5: HotSpot compiles its compression function to an intrinsic (on x86-64 and
+ * AArch64), which measured faster than our pure-Java {@link Md5} on the lookup path (see the
+ * memcached section of BENCHMARKS.md). Why not a fresh or cloned digest per key: either allocates
+ * the digest, its 64-byte block buffer, its state and the result array. {@code update(byte[], int,
+ * int)} and {@code digest(byte[], int, int)} on a reused {@code SUN} digest allocate nothing (read
+ * from {@code sun.security.provider.DigestBase}, checked with JMH's {@code -prof gc} on JDK 17 and 25).
+ *
+ * <p>Falls back to {@link Md5} (pure Java, allocation-free, equal on every input) where a
+ * per-thread digest would not pay: on virtual threads, where a thread-local would make a digest
+ * for every short-lived thread, and where the {@code SUN} provider offers no MD5 (another
+ * provider's digest may allocate or run without the intrinsic).
+ */
+final class JdkMd5 {
+
+    private static final VarHandle INT_LE =
+            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Room for the keys memcached allows (≤ 250 bytes) in one piece; longer text is fed in chunks. */
+    static final int SCRATCH_BYTES = 256;
+
+    /** A UTF-8 character takes at most this many bytes. */
+    private static final int MAX_CHAR_BYTES = 4;
+
+    /** {@code Thread::isVirtual} (JDK 21+), or a constant false before virtual threads existed. */
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+    /** The {@code SUN} provider's MD5, cloned once for each thread; null when that provider has none. */
+    private static final MessageDigest PROTOTYPE = sunMd5();
+
+    /** Per-thread digest and buffer, or null without a prototype. */
+    private static final ThreadLocal<Scratch> SCRATCH = PROTOTYPE == null ? null : ThreadLocal.withInitial(Scratch::new);
+
+    private JdkMd5() {
+    }
+
+    /** {@link Md5#hash}: the first 4 digest bytes, little-endian, of {@code bytes[offset, offset + length)}. */
+    static int hash(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        Scratch s = scratch();
+        if (s == null) {
+            return Md5.hash(bytes, offset, length);
+        }
+        MessageDigest md5 = s.begin();
+        md5.update(bytes, offset, length);
+        return s.finish();
+    }
+
+    /** {@link Md5#hashPrefixed}: {@link #hash} of one byte {@code prefix} (0..255) followed by the key bytes. */
+    static int hashPrefixed(int prefix, byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        Scratch s = scratch();
+        if (s == null) {
+            return Md5.hashPrefixed(prefix, bytes, offset, length);
+        }
+        MessageDigest md5 = s.begin();
+        md5.update((byte) prefix);
+        md5.update(bytes, offset, length);
+        return s.finish();
+    }
+
+    /**
+     * {@link Md5#hashUtf8}: {@link #hash} of the UTF-8 bytes of {@code prefix} (a byte, or
+     * {@link Md5#NO_PREFIX}) and {@code text}, unpaired surrogates encoded as {@code '?'} as
+     * {@link String#getBytes} does. Encoded into the thread's buffer, so allocation-free for any text.
+     */
+    static int hashUtf8(int prefix, CharSequence text) {
+        Scratch s = scratch();
+        if (s == null) {
+            return Md5.hashUtf8(prefix, text);
+        }
+        MessageDigest md5 = s.begin();
+        byte[] buf = s.buffer;
+        int n = text.length();
+        int p = 0;
+        if (prefix >= 0) {
+            buf[p++] = (byte) prefix;
+        }
+        // ASCII keys (nearly all) in one tight loop; anything else continues below where it stopped
+        int i = 0;
+        int asciiEnd = Math.min(n, buf.length - p);
+        for (char c; i < asciiEnd && (c = text.charAt(i)) < 0x80; i++) {
+            buf[p++] = (byte) c;
+        }
+        while (i < n) {
+            if (p > buf.length - MAX_CHAR_BYTES) {
+                md5.update(buf, 0, p);
+                p = 0;
+            }
+            char c = text.charAt(i++);
+            if (c < 0x80) {
+                buf[p++] = (byte) c;
+            } else if (c < 0x800) {
+                buf[p++] = (byte) (0xC0 | c >> 6);
+                buf[p++] = (byte) (0x80 | c & 0x3F);
+            } else if (!Character.isSurrogate(c)) {
+                buf[p++] = (byte) (0xE0 | c >> 12);
+                buf[p++] = (byte) (0x80 | c >> 6 & 0x3F);
+                buf[p++] = (byte) (0x80 | c & 0x3F);
+            } else if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(text.charAt(i))) {
+                int cp = Character.toCodePoint(c, text.charAt(i++));
+                buf[p++] = (byte) (0xF0 | cp >> 18);
+                buf[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                buf[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                buf[p++] = (byte) (0x80 | cp & 0x3F);
+            } else {
+                buf[p++] = '?';
+            }
+        }
+        md5.update(buf, 0, p);
+        return s.finish();
+    }
+
+    /** Whether keys on the calling thread go through the JDK's digest (false: through {@link Md5}). */
+    static boolean usesJdkDigest() {
+        return scratch() != null;
+    }
+
+    private static Scratch scratch() {
+        if (SCRATCH == null) {
+            return null;
+        }
+        boolean virtual;
+        try {
+            virtual = (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+        } catch (Throwable e) {
+            throw new IllegalStateException("Thread::isVirtual failed", e);
+        }
+        return virtual ? null : SCRATCH.get();
+    }
+
+    private static MessageDigest sunMd5() {
+        try {
+            return MessageDigest.getInstance("MD5", "SUN");
+        } catch (NoSuchAlgorithmException | NoSuchProviderException e) {
+            return null;
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return MethodHandles.dropArguments(MethodHandles.constant(boolean.class, false), 0, Thread.class);
+        }
+    }
+
+    /** One thread's digest and the buffer that holds encoded text and the finished digest. */
+    private static final class Scratch {
+        final MessageDigest md5;
+        final byte[] buffer = new byte[SCRATCH_BYTES];
+
+        Scratch() {
+            try {
+                md5 = (MessageDigest) PROTOTYPE.clone();
+            } catch (CloneNotSupportedException e) {
+                throw new IllegalStateException("the SUN provider's MD5 digest is not cloneable", e);
+            }
+        }
+
+        /**
+         * The digest, reset. After a finished key this is the reset the digest would do lazily on
+         * the next update anyway; after a key abandoned halfway (an exception thrown by a
+         * {@code CharSequence}) it keeps the bytes already fed from leaking into the next key.
+         */
+        MessageDigest begin() {
+            md5.reset();
+            return md5;
+        }
+
+        int finish() {
+            try {
+                md5.digest(buffer, 0, 16);
+            } catch (DigestException e) {
+                throw new IllegalStateException("MD5 digest into a 16-byte buffer failed", e);
+            }
+            return (int) INT_LE.get(buffer, 0);
+        }
+    }
+}
