@@ -112,6 +112,12 @@ public class MemcachedStyleBench {
         return ring.nodeIndexForHash(ring.hashKey(k.bytes[c.i++ & Keys.MASK]));
     }
 
+    /** The key's MD5 alone (what the two lookups above pay before the point table). */
+    @Benchmark
+    public int spymemcachedKeyHashBytes(Rings r, Keys30 k, Cursor c) {
+        return r.spymemcached.hashKey(k.bytes[c.i++ & Keys.MASK]);
+    }
+
     @Benchmark
     public int hashringStyle(Rings r, Keys30 k, Cursor c) {
         KetamaRing<String> ring = r.hashring;

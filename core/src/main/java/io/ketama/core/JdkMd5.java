@@ -89,17 +89,35 @@ final class JdkMd5 {
         }
         MessageDigest md5 = s.begin();
         byte[] buf = s.buffer;
-        int n = text.length();
-        int p = 0;
+        int head = 0;
         if (prefix >= 0) {
-            buf[p++] = (byte) prefix;
+            buf[head++] = (byte) prefix;
         }
-        // ASCII keys (nearly all) in one tight loop; anything else continues below where it stopped
+        int n = text.length();
+        if (n <= buf.length - head) {
+            // ASCII keys (nearly all): one pass without an early exit, checked once at the end
+            int seen = 0;
+            for (int i = 0; i < n; i++) {
+                char c = text.charAt(i);
+                seen |= c;
+                buf[head + i] = (byte) c;
+            }
+            if (seen < 0x80) {
+                md5.update(buf, 0, head + n);
+                return s.finish();
+            }
+        }
+        md5.update(buf, 0, encodeUtf8(md5, buf, head, text));
+        return s.finish();
+    }
+
+    /**
+     * Encodes {@code text} as UTF-8 into {@code buf} from {@code p} on, feeding the digest each
+     * time the buffer fills; returns how many bytes remain in it to feed.
+     */
+    private static int encodeUtf8(MessageDigest md5, byte[] buf, int p, CharSequence text) {
+        int n = text.length();
         int i = 0;
-        int asciiEnd = Math.min(n, buf.length - p);
-        for (char c; i < asciiEnd && (c = text.charAt(i)) < 0x80; i++) {
-            buf[p++] = (byte) c;
-        }
         while (i < n) {
             if (p > buf.length - MAX_CHAR_BYTES) {
                 md5.update(buf, 0, p);
@@ -125,8 +143,7 @@ final class JdkMd5 {
                 buf[p++] = '?';
             }
         }
-        md5.update(buf, 0, p);
-        return s.finish();
+        return p;
     }
 
     /** Whether keys on the calling thread go through the JDK's digest (false: through {@link Md5}). */

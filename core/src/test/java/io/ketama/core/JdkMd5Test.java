@@ -47,8 +47,12 @@ class JdkMd5Test {
         return s.toString();
     }
 
-    /** ASCII; 2- and 3-byte characters; a surrogate pair; unpaired high and low surrogates. */
-    private static final String[] ALPHABETS = {"abcxyz/-_0189", "aé日本\u00ff\u07ff\u0800\uffff", "a\uD83D\uDE00b", "a\uD800b\uDC00"};
+    /**
+     * ASCII; Latin-1 past ASCII (one byte in a Latin-1 string, two in UTF-8); 2- and 3-byte
+     * characters; a surrogate pair; unpaired high and low surrogates.
+     */
+    private static final String[] ALPHABETS = {
+            "abcxyz/-_0189", "a\u0080é\u00ff", "aé日本\u00ff\u07ff\u0800\uffff", "a\uD83D\uDE00b", "a\uD800b\uDC00"};
 
     @Test
     void runsOnTheJdkDigestOnPlatformThreads() {
