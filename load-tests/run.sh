@@ -4,7 +4,8 @@
 #   load-tests/run.sh [steady] [migration] [churn]      (no argument: all three, in that order)
 #
 # For each scenario: starts three JVMs of app/target/quarkus-app/quarkus-run.jar (HTTP 8080-8082,
-# Hazelcast 5701-5703, members listed one by one, a cluster name of its own), waits until every
+# Hazelcast 5701-5703, management ports HTTP + 1000 (metrics, admin plane; the admin token is made
+# fresh per run), members listed one by one, a cluster name of its own), waits until every
 # member answers /q/health/ready, runs the Gatling simulation, and stops the members. The churn
 # scenario also kill -9s the third member under load and starts a fourth (HTTP 8083, Hazelcast
 # 5704). Only processes this script started are ever stopped: their PIDs are recorded, and an
@@ -47,6 +48,11 @@ SKIP_BUILD=${LOAD_SKIP_BUILD:-0}
 RESULTS="$ROOT/load-tests/results"
 JAR="$ROOT/app/target/quarkus-app/quarkus-run.jar"
 
+# Management interface of a member: its HTTP port + this (metrics, /q/ketama/migration).
+MGMT_OFFSET=1000
+# The members' admin token (PUT /q/ketama/migration): fresh per run, handed to the members and to
+# Gatling in the environment, never on a command line.
+export LOAD_ADMIN_TOKEN=${LOAD_ADMIN_TOKEN:-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}
 HTTP_PORTS=("$HTTP_BASE" "$((HTTP_BASE + 1))" "$((HTTP_BASE + 2))")
 HZ_PORTS=("$HZ_BASE" "$((HZ_BASE + 1))" "$((HZ_BASE + 2))")
 NEW_HTTP=$((HTTP_BASE + 3))
@@ -140,9 +146,11 @@ require_free_ports() {
 start_member() {
   local http=$1 hz=$2 members=$3 logfile=$4
   shift 4
-  java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
+  QUARKUS_KETAMA_ADMIN_TOKEN="$LOAD_ADMIN_TOKEN" java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
     -Dquarkus.http.host="$HOST" \
     -Dquarkus.http.port="$http" \
+    -Dquarkus.management.host="$HOST" \
+    -Dquarkus.management.port="$((http + MGMT_OFFSET))" \
     -Dquarkus.ketama.hazelcast.port="$hz" \
     -Dquarkus.ketama.hazelcast.port-auto-increment=false \
     -Dquarkus.ketama.hazelcast.members="$members" \
@@ -181,7 +189,7 @@ start_cluster() { # start_cluster <scenario dir> [-Dkey=value ...]
   local dir=$1 i
   shift
   CLUSTER="ketama-load-$$-$(date +%s)"
-  require_free_ports "${HTTP_PORTS[@]}" "${HZ_PORTS[@]}"
+  require_free_ports "${HTTP_PORTS[@]}" "${HZ_PORTS[@]}" $(for p in "${HTTP_PORTS[@]}"; do echo $((p + MGMT_OFFSET)); done)
   for i in 0 1 2; do
     start_member "${HTTP_PORTS[$i]}" "${HZ_PORTS[$i]}" "$(member_list "${HZ_PORTS[@]}")" "$dir/member-${HTTP_PORTS[$i]}.log" "$@"
   done
@@ -228,7 +236,7 @@ start_gatling() {
   setsid "$ROOT/mvnw" -q -P load-tests -pl load-tests gatling:test \
     -Dgatling.simulationClass="io.ketama.load.$simulation" \
     -Dload.rate="$RATE" -Dload.keys="$KEYS" -Dload.zipf="$ZIPF" -Dload.seed="$SEED" \
-    -Dload.jvmWarmupSeconds="$JVM_WARMUP" \
+    -Dload.jvmWarmupSeconds="$JVM_WARMUP" -Dload.managementOffset="$MGMT_OFFSET" \
     "$@" &
   GATLING_PID=$!
 }
@@ -306,7 +314,7 @@ run_churn() {
   ((KILL_AT < START_AT && START_AT + 30 < CHURN_SECONDS)) \
     || die "churn needs LOAD_KILL_AT < LOAD_START_AT and LOAD_START_AT + 30 < LOAD_CHURN_SECONDS (was $KILL_AT, $START_AT, $CHURN_SECONDS)"
   log "=== churn: $RATE req/s for ${CHURN_SECONDS}s; kill -9 :$victim_http at ${KILL_AT}s, start :$NEW_HTTP at ${START_AT}s"
-  require_free_ports "$NEW_HTTP" "$NEW_HZ"
+  require_free_ports "$NEW_HTTP" "$NEW_HZ" "$((NEW_HTTP + MGMT_OFFSET))"
   start_cluster "$dir"
   log_load "as the churn load starts"
   : >"$events"

@@ -26,7 +26,7 @@ class HttpLayerProblems {
         router.errorHandler(400, ctx -> write(ctx, ProblemType.BAD_REQUEST_TARGET,
                 "the request target is not a valid URI (a '%' must start an escape of two hex digits: send '%' as %25)"));
         router.errorHandler(404, ctx -> write(ctx, ProblemType.NOT_FOUND,
-                "no endpoint here; the service answers /cache/{key}, /route/{key}, /ring, /admin/migration and /q/*"));
+                "no endpoint here; the service answers /cache/{key}, /route/{key}, /ring and /q/health (metrics and the admin plane are on the management port)"));
     }
 
     private void write(RoutingContext ctx, ProblemType kind, String detail) {

@@ -7,8 +7,6 @@ enum ProblemType {
     BAD_REQUEST_TARGET(400, "Request target not usable as a key"),
     MALFORMED_FEATURES(400, "Malformed X-Ketama-Features header"),
     UNKNOWN_FEATURE(400, "Unknown feature"),
-    INVALID_MIGRATION(400, "Invalid migration settings"),
-    MALFORMED_BODY(400, "Malformed request body"),
     BAD_REQUEST(400, "Bad request"),
     NOT_FOUND(404, "Not found"),
     METHOD_NOT_ALLOWED(405, "Method not allowed"),

@@ -19,9 +19,10 @@ import java.util.List;
  * @param jvmWarmupSeconds seconds of traffic before the measured load, on keys the measured load
  *                     never asks for: the members' JIT warms up, their caches stay cold
  * @param out          directory for CSV files and charts
+ * @param managementOffset a member's management port (metrics, admin plane) is its HTTP port plus this
  */
 record LoadSettings(List<Integer> ports, List<Integer> standbyPorts, double rate, int seconds, int keys,
-                    double zipfExponent, long seed, int attempts, int jvmWarmupSeconds, Path out) {
+                    double zipfExponent, long seed, int attempts, int jvmWarmupSeconds, Path out, int managementOffset) {
 
     static final String HOST = "127.0.0.1";
 
@@ -51,7 +52,26 @@ record LoadSettings(List<Integer> ports, List<Integer> standbyPorts, double rate
                 props.longValue("load.seed", 42),
                 props.intIn("load.attempts", 1, 1, 5),
                 props.intIn("load.jvmWarmupSeconds", 0, 0, 600),
-                Path.of(props.optional("load.out") == null ? "target/load-results/" + scenario : props.optional("load.out")));
+                Path.of(props.optional("load.out") == null ? "target/load-results/" + scenario : props.optional("load.out")),
+                props.intIn("load.managementOffset", 1000, 1, 50000));
+    }
+
+    /** The management ports of {@link #ports()}, in the same order. */
+    List<Integer> managementPorts() {
+        return ports.stream().map(p -> p + managementOffset).toList();
+    }
+
+    /**
+     * The admin token the members were started with ({@code QUARKUS_KETAMA_ADMIN_TOKEN}), from the
+     * environment variable {@code LOAD_ADMIN_TOKEN} (run.sh sets both), so it is on no command line.
+     */
+    static String adminToken() {
+        String token = System.getenv("LOAD_ADMIN_TOKEN");
+        if (token == null || token.isBlank()) {
+            throw new IllegalArgumentException("LOAD_ADMIN_TOKEN is not set: the migration scenario changes the cluster's state "
+                    + "through PUT /q/ketama/migration, which needs the members' admin token (run.sh sets it)");
+        }
+        return token.trim();
     }
 
     /** Every member port this run may address: the initial ones, then the standbys. */

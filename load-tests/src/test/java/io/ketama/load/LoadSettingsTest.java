@@ -41,11 +41,11 @@ class LoadSettingsTest {
 
     @Test
     void settingsRejectOverlappingAndEmptyPortLists() {
-        assertThatThrownBy(() -> new LoadSettings(List.of(), List.of(), 1, 1, 1, 1, 1, 1, 0, java.nio.file.Path.of("x")))
+        assertThatThrownBy(() -> new LoadSettings(List.of(), List.of(), 1, 1, 1, 1, 1, 1, 0, java.nio.file.Path.of("x"), 1000))
                 .hasMessageContaining("load.ports lists no member");
-        assertThatThrownBy(() -> new LoadSettings(List.of(8080), List.of(8080), 1, 1, 1, 1, 1, 1, 0, java.nio.file.Path.of("x")))
+        assertThatThrownBy(() -> new LoadSettings(List.of(8080), List.of(8080), 1, 1, 1, 1, 1, 1, 0, java.nio.file.Path.of("x"), 1000))
                 .hasMessageContaining("port 8080 is in both");
-        LoadSettings s = new LoadSettings(List.of(8080, 8081), List.of(8083), 1, 1, 1, 1, 1, 1, 0, java.nio.file.Path.of("x"));
+        LoadSettings s = new LoadSettings(List.of(8080, 8081), List.of(8083), 1, 1, 1, 1, 1, 1, 0, java.nio.file.Path.of("x"), 1000);
         assertThat(s.allPorts()).containsExactly(8080, 8081, 8083);
         assertThat(LoadSettings.baseUrl(8080)).isEqualTo("http://127.0.0.1:8080");
     }

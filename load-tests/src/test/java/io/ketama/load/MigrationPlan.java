@@ -50,7 +50,7 @@ record MigrationPlan(List<Integer> shares, int warmupSeconds, int stepSeconds,
         return warmupSeconds + (shares.size() - 1) * stepSeconds;
     }
 
-    /** The request body of {@code PUT /admin/migration} for {@code sharePercent}, shadow on. */
+    /** The request body of {@code PUT /q/ketama/migration} for {@code sharePercent}, shadow on. */
     static String migrationBody(int sharePercent) {
         return "{\"mode\":\"SPLIT\",\"v2SharePercent\":" + sharePercent + ",\"shadow\":true}";
     }

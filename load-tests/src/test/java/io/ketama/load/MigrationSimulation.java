@@ -36,7 +36,7 @@ public class MigrationSimulation extends Simulation {
     private final MigrationPlan plan = MigrationPlan.fromSystemProperties();
     private final Timeline timeline = new Timeline(System.currentTimeMillis(), plan.totalSeconds() + SLACK_SECONDS + 120);
     private final MigrationLedger ledger = new MigrationLedger(plan.shares(), settings.keys());
-    private final ClusterAdmin admin = new ClusterAdmin(settings.ports());
+    private final ClusterAdmin admin = new ClusterAdmin(settings.managementPorts(), LoadSettings.adminToken());
     private final MemberPool pool = new MemberPool(settings.ports(), List.of());
     private volatile long measuredStart;
 

@@ -68,6 +68,8 @@ final class HazelcastConfigs {
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
+        // The others place this member on their rings only once it says it serves (RingSelector does at start-up).
+        MemberAttributes.gate(config);
         return config;
     }
 
@@ -84,6 +86,7 @@ final class HazelcastConfigs {
             customizer.customize(config);
         }
         MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
+        MemberAttributes.gate(config);
         return config;
     }
 

@@ -74,6 +74,16 @@ public interface KetamaConfig {
      */
     Hazelcast hazelcast();
 
+    /**
+     * The admin plane on the management interface ({@code /q/ketama/migration}).
+     */
+    Admin admin();
+
+    /**
+     * Leaving the rings on a graceful stop.
+     */
+    Drain drain();
+
     /** How this member is placed on the rings; published as Hazelcast member attributes. */
     interface Member {
 
@@ -104,8 +114,9 @@ public interface KetamaConfig {
 
         /**
          * Which ring serves keys: {@code v1} (all keys), {@code v2} (all keys) or {@code split}
-         * (the share {@code v2-share} of keys on v2, the rest on v1). Can be changed at run time
-         * with {@code RingSelector.updateMigration}.
+         * (the share {@code v2-share} of keys on v2, the rest on v1). With {@code source=cluster}
+         * (the default) this seeds a new cluster; change it at run time with
+         * {@code PUT /q/ketama/migration} or {@code RingSelector.updateMigration}.
          */
         @WithDefault("v1")
         MigrationSettings.Mode mode();
@@ -130,6 +141,45 @@ public interface KetamaConfig {
          */
         @WithDefault("false")
         boolean shadow();
+
+        /**
+         * Where the migration settings come from: {@code cluster} (one state for the whole cluster,
+         * versioned by a generation: the keys above only seed a new cluster, a member that joins
+         * adopts the cluster's state, and a change through {@code RingSelector.updateMigration} or
+         * {@code PUT /q/ketama/migration} reaches every member) or {@code member} (each member runs
+         * with its own keys above; a change reaches this member alone).
+         */
+        @WithDefault("cluster")
+        MigrationSource source();
+    }
+
+    /** The admin plane. */
+    interface Admin {
+
+        /**
+         * Bearer token that {@code PUT /q/ketama/migration} and the ramp calls require
+         * ({@code Authorization: Bearer <token>}): at least 16 printable ASCII characters, no spaces.
+         * Unset: the admin plane is read-only (every change is refused with 403).
+         */
+        Optional<String> token();
+    }
+
+    /** Leaving the rings on a graceful stop. */
+    interface Drain {
+
+        /**
+         * Longest wait, on a graceful stop, for every other member to take this member off its
+         * rings before the stop goes on (0 to 10m).
+         */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /**
+         * How long this member keeps serving after the others let it go, for keys they routed here
+         * just before (0 to 10m).
+         */
+        @WithDefault("1s")
+        Duration quietPeriod();
     }
 
     /** The v2 ring. */

@@ -26,6 +26,13 @@ class KetamaProducers {
         return KetamaSettings.from(config);
     }
 
+    /** The cluster-control keys, validated before anything starts. */
+    @Produces
+    @Singleton
+    ClusterSettings clusterSettings(KetamaConfig config) {
+        return ClusterSettings.from(config);
+    }
+
     /** No meters: replaced by {@link MicrometerRingMetrics} when the application has Micrometer and metrics are enabled. */
     @Produces
     @Singleton
@@ -37,7 +44,9 @@ class KetamaProducers {
     @Produces
     @Singleton
     @DefaultBean
-    HazelcastInstance hazelcast(KetamaSettings settings, @All List<HazelcastConfigCustomizer> customizers) {
+    HazelcastInstance hazelcast(KetamaSettings settings, ClusterSettings clusterSettings,
+                                @All List<HazelcastConfigCustomizer> customizers) {
+        // clusterSettings is asked for only so that its keys are validated before the member starts
         HazelcastInstance instance = Hazelcast.newHazelcastInstance(
                 HazelcastConfigs.customized(HazelcastConfigs.of(settings), customizers, settings));
         LOG.infof("ketama: embedded Hazelcast member %s joined cluster '%s' (%d members)",

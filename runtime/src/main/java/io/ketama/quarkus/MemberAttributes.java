@@ -26,8 +26,30 @@ public final class MemberAttributes {
     public static final String DATACENTER = "ketama.datacenter";
     /** Stable node id: when present and non-empty, the member's ring identity. */
     public static final String NODE_ID = "ketama.node-id";
+    /**
+     * Serving gate: {@code true} when the member is placed on the rings only once it says it is
+     * serving (in the {@code ketama.members} map), as the extension's own members do; absent for a
+     * member placed as soon as it joins.
+     */
+    public static final String GATED = "ketama.gated";
 
     private MemberAttributes() {
+    }
+
+    /**
+     * Marks the member configured by {@code config} as gated ({@link #GATED}): the others place it
+     * on their rings only once it says it is serving, and take it off when it drains. Set it on a
+     * {@code HazelcastInstance} the application builds itself when that instance runs this
+     * extension (which then says so at start-up and drains it on a graceful stop); the extension
+     * sets it on its embedded member.
+     */
+    public static void gate(Config config) {
+        Objects.requireNonNull(config, "config").getMemberAttributeConfig().setAttribute(GATED, "true");
+    }
+
+    /** Whether {@code member} carries the {@link #GATED} attribute. */
+    public static boolean isGated(com.hazelcast.cluster.Member member) {
+        return "true".equals(member.getAttribute(GATED));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ketama.quarkus;
 
 import io.ketama.core.RingVersion;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +37,7 @@ class MicrometerRingMetrics implements RingMetrics {
     private Counter shadowDisagreements;
     private Counter exclusions;
     private Counter[] unresolved;
+    private List<LongSupplier> rampCounts;
 
     @Inject
     MicrometerRingMetrics(MeterRegistry registry) {
@@ -76,6 +79,22 @@ class MicrometerRingMetrics implements RingMetrics {
         Gauge.builder("ketama.migration.v2.share", migration, m -> m.get().v2Percent() / 100)
                 .baseUnit("ratio").description("Share of keys this member routes through the v2 ring, 0 to 1")
                 .strongReference(true).register(registry);
+    }
+
+    @Override
+    public void bindMigration(Supplier<MigrationState> applied, LongSupplier rampSteps, LongSupplier rampHolds,
+                              LongSupplier rampRollbacks) {
+        Gauge.builder("ketama.migration.generation", applied, s -> s.get().generation())
+                .description("Generation of the cluster's migration state this member applies (the same on every member once a change has spread)")
+                .strongReference(true).register(registry);
+        // function counters hold their object weakly: keep the suppliers alive as long as this bean
+        rampCounts = List.of(rampSteps, rampHolds, rampRollbacks);
+        FunctionCounter.builder("ketama.ramp.steps", rampSteps, LongSupplier::getAsLong)
+                .description("Steps of migration ramps this member drove").register(registry);
+        FunctionCounter.builder("ketama.ramp.holds", rampHolds, LongSupplier::getAsLong)
+                .description("Times a ramp driven by this member was held by its brake").register(registry);
+        FunctionCounter.builder("ketama.ramp.rollbacks", rampRollbacks, LongSupplier::getAsLong)
+                .description("Times a ramp driven by this member was rolled back by its brake").register(registry);
     }
 
     /** Registers counters of new members and removes those of members that left. */

@@ -3,6 +3,7 @@ package io.ketama.quarkus;
 import io.ketama.core.RingVersion;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +36,11 @@ interface RingMetrics {
         @Override
         public void memberExcluded() {
         }
+
+        @Override
+        public void bindMigration(Supplier<MigrationState> applied, LongSupplier rampSteps, LongSupplier rampHolds,
+                                  LongSupplier rampRollbacks) {
+        }
     };
 
     /** Called once at start-up; anything read later (gauges) is read through the suppliers. */
@@ -54,6 +60,12 @@ interface RingMetrics {
 
     /** A member was left out of the rings (once per member). */
     void memberExcluded();
+
+    /**
+     * Called once at start-up: the cluster's migration state as this member applies it (its
+     * generation), and the counts of ramp steps, holds and rollbacks this member drove.
+     */
+    void bindMigration(Supplier<MigrationState> applied, LongSupplier rampSteps, LongSupplier rampHolds, LongSupplier rampRollbacks);
 
     /** Counts selections on one snapshot's rings. */
     @FunctionalInterface

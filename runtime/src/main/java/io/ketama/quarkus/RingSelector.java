@@ -1,26 +1,28 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.Crc32;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.FeatureRings;
 import io.ketama.core.RingVersion;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
 import org.jboss.logging.Logger;
 
-import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Which member of the Hazelcast cluster owns a cache key. Inject it anywhere:
@@ -34,9 +36,13 @@ import java.util.UUID;
  * <ul>
  *   <li>Every member computes the same owner for a key from the same member set and the same
  *       {@link RingSettings} (see {@link RingBuilder}); which ring version serves a key is decided
- *       per key by the {@link MigrationSettings} of the member asked.</li>
+ *       per key by the cluster's {@link MigrationState}, one value for every member, versioned by a
+ *       generation and changed by {@link #updateMigration} (or {@code PUT /q/ketama/migration}).</li>
+ *   <li>The rings hold the members that are in the cluster and serving: a member joins them once
+ *       its application has started, and on a graceful stop leaves them before it stops serving
+ *       (see {@link MembershipWatcher}, {@link RingsLeft}).</li>
  *   <li>Lookups never block and never see half a ring: rebuilds run on a background thread from
- *       the full member set after each membership change (coalesced within
+ *       the full member set after each membership or serving change (coalesced within
  *       {@code quarkus.ketama.rebuild.coalesce-delay}) and are swapped in as one snapshot.</li>
  *   <li>A lookup allocates only its {@link Selection}; the failover candidates are computed when
  *       first read.</li>
@@ -47,95 +53,69 @@ import java.util.UUID;
 public class RingSelector {
 
     private static final Logger LOG = Logger.getLogger(RingSelector.class);
-    private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
 
     @Inject
     KetamaSettings settings;
     @Inject
+    ClusterSettings clusterSettings;
+    @Inject
     HazelcastInstance hazelcast;
     @Inject
     RingMetrics metrics;
+    @Inject
+    Instance<ForwardOutcomes> forwardOutcomes;
+    @Inject
+    Event<RingsLeft> ringsLeft;
 
-    private volatile RingState state;
-    private volatile MigrationRouter router;
-    private RingBuilder builder;
-    private CoalescingRebuilder rebuilder;
-    private UUID listenerId;
-    private Member localMember;
-    private long generation;
-    /** Excluded members already warned about (and counted); pruned to the cluster's members; rebuild thread only. */
-    private final Set<UUID> warned = new HashSet<>();
+    private ClusterRings cluster;
+    /** Shadow selections and disagreements, for a ramp's brake (counted only in shadow mode). */
+    private final LongAdder shadowSelections = new LongAdder();
+    private final LongAdder shadowDisagreements = new LongAdder();
 
     @PostConstruct
     void start() {
-        try {
-            localMember = hazelcast.getCluster().getLocalMember();
-        } catch (UnsupportedOperationException e) {
-            throw new IllegalStateException("quarkus-ketama needs a Hazelcast member; the HazelcastInstance bean is a client", e);
-        }
-        builder = new RingBuilder(settings.ring());
-        router = new MigrationRouter(settings.migration(), settings.splitAllowedHere());
-        metrics.bind(() -> state, () -> router);
-        RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
-        state = new RingState(empty, metrics.counts(empty));
-        rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
-        listenerId = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-                rebuilder.request("member added " + event.getMember().getAddress());
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                rebuilder.request("member removed " + event.getMember().getAddress());
-            }
-        });
-        rebuilder.runAndWait("start-up", START_TIMEOUT);
-        LOG.infof("ketama: migration %s on data centre '%s'%s", settings.migration(), settings.datacenter(),
+        cluster = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
+                settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere()), metrics);
+        metrics.bind(cluster::state, cluster::router);
+        cluster.start(this::rampSignals);
+        MigrationRamp ramp = cluster.ramp();
+        metrics.bindMigration(cluster::migration, ramp::steps, ramp::holds, ramp::rollbacks);
+        LOG.infof("ketama: migration %s on data centre '%s'%s", cluster.migration(), settings.datacenter(),
                 settings.splitAllowedHere() ? "" : " (not in the split allowlist: v1 in split mode)");
+    }
+
+    /**
+     * Joins the others' rings once the application has started (after every {@code @Startup} bean,
+     * so what serves forwarded keys is in place).
+     */
+    void serve(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER + 500) StartupEvent event) {
+        cluster.open();
+    }
+
+    /**
+     * Leaves every member's rings, then tells the application ({@link RingsLeft}). Called on a
+     * graceful stop before the HTTP server stops taking requests.
+     */
+    void drain() throws InterruptedException {
+        ringsLeft.fire(cluster.drain(clusterSettings.drainTimeout(), clusterSettings.drainQuietPeriod()));
     }
 
     @PreDestroy
     void stop() {
-        if (listenerId != null) {
-            try {
-                hazelcast.getCluster().removeMembershipListener(listenerId);
-            } catch (RuntimeException e) {
-                LOG.debugf("membership listener not removed: %s", e);
-            }
-        }
-        if (rebuilder != null) {
-            rebuilder.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
-    /** Runs on the rebuild thread only. */
-    private void rebuild(String reason) {
-        Set<Member> members = hazelcast.getCluster().getMembers();
-        RingSnapshot snapshot = builder.build(members, localMember, ++generation, reason);
-        reportExcluded(snapshot, members);
-        state = new RingState(snapshot, metrics.counts(snapshot));
-        metrics.rebuilt(snapshot.buildTime());
-        LOG.infof("ketama: rings rebuilt (generation %d, %d members, %d excluded, v1 %d points, v2 %d points, %.1f ms): %s",
-                snapshot.generation(), snapshot.members().size(), snapshot.excluded().size(),
-                snapshot.rings().get(RingVersion.V1).points(), snapshot.rings().get(RingVersion.V2).points(),
-                snapshot.buildTime().toNanos() / 1e6, reason);
-    }
-
-    /** One warning and one count per excluded member, not per rebuild. */
-    private void reportExcluded(RingSnapshot snapshot, Set<Member> members) {
-        Set<UUID> present = new HashSet<>();
-        for (Member m : members) {
-            present.add(m.getUuid());
+    private MigrationRamp.Signals rampSignals() {
+        long forwards = 0;
+        long failed = 0;
+        if (forwardOutcomes.isResolvable()) {
+            ForwardOutcomes outcomes = forwardOutcomes.get();
+            forwards = outcomes.forwards();
+            failed = outcomes.failedForwards();
         }
-        warned.retainAll(present);
-        for (ExcludedMember e : snapshot.excluded()) {
-            if (warned.add(e.member().getUuid())) {
-                metrics.memberExcluded();
-                LOG.warnf("ketama: member %s (%s) is left out of the rings: %s", e.member().getAddress(),
-                        e.member().getUuid(), e.reason());
-            }
-        }
+        return new MigrationRamp.Signals(shadowSelections.sum(), shadowDisagreements.sum(), forwards, failed);
     }
 
     /** The owner of the UTF-8 bytes of {@code key}. */
@@ -165,8 +145,8 @@ public class RingSelector {
     /** One of {@code text} and {@code bytes} is the key. */
     private Selection select(String text, byte[] bytes, Set<String> required) {
         int crc = text != null ? Crc32.hashUtf8(text) : Crc32.hash(bytes);
-        RingState s = state;
-        MigrationRouter r = router;
+        RingState s = cluster.state();
+        MigrationRouter r = cluster.router();
         RingVersion version = r.versionFor(crc); // the split stays sticky by CRC-32 whatever the v1 ring's style
         FeatureRings<Member> rings = s.rings(version);
         int hash = keyHash(rings.ring(), text, bytes, crc);
@@ -176,7 +156,12 @@ public class RingSelector {
             FeatureRings<Member> other = s.rings(version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1);
             int otherHash = keyHash(other.ring(), text, bytes, crc);
             int otherOwner = required.isEmpty() ? other.ring().nodeIndexForHash(otherHash) : other.nodeIndexForHash(otherHash, required);
-            metrics.shadow(otherOwner != owner); // node indices are shared by both rings of a snapshot
+            boolean disagreed = otherOwner != owner; // node indices are shared by both rings of a snapshot
+            metrics.shadow(disagreed);
+            shadowSelections.increment();
+            if (disagreed) {
+                shadowDisagreements.increment();
+            }
         }
         if (owner < 0) {
             return new Selection(null, version, List.of());
@@ -195,28 +180,71 @@ public class RingSelector {
 
     /** The rings in use now and what they were built from. */
     public RingSnapshot snapshot() {
-        return state.snapshot;
-    }
-
-    /** Whether the rings are built and contain this member (the readiness condition). */
-    public boolean isReady() {
-        return state.snapshot.containsLocalMember();
-    }
-
-    /** The migration settings in use now. */
-    public MigrationSettings migration() {
-        return router.settings();
+        return cluster.state().snapshot;
     }
 
     /**
-     * Changes this member's migration settings from now on (configuration gives the start-up
-     * value). The data-centre allowlist stays as configured. Selections already under way finish
-     * with the settings they started with.
+     * Whether this member serves: it said so, and its rings are built and contain it (the
+     * readiness condition). False before start-up completes and from the start of a drain.
      */
-    public void updateMigration(MigrationSettings settings) {
-        Objects.requireNonNull(settings, "settings");
-        MigrationRouter previous = router;
-        router = new MigrationRouter(settings, this.settings.splitAllowedHere());
-        LOG.infof("ketama: migration changed from %s to %s", previous.settings(), settings);
+    public boolean isReady() {
+        return cluster.servingState() == ServingState.SERVING && snapshot().containsLocalMember();
+    }
+
+    /** This member's serving state, as it tells the others. */
+    public ServingState servingState() {
+        return cluster.servingState();
+    }
+
+    /**
+     * The migration state this member applies: with {@code quarkus.ketama.migration.source=cluster}
+     * (the default) the cluster's, the same on every member once a change has spread (compare the
+     * generations).
+     */
+    public MigrationState migration() {
+        return cluster.migration();
+    }
+
+    /** Where the migration state comes from. */
+    public MigrationSource migrationSource() {
+        return cluster.migrationSource();
+    }
+
+    /**
+     * Sets the migration settings of the whole cluster (of this member alone with
+     * {@code source=member}) on top of whatever state is current: the next generation, applied here
+     * before this returns and by every other member within milliseconds. The data-centre allowlist
+     * stays as each member configured it. Selections already under way finish with the settings
+     * they started with.
+     *
+     * @return the new state
+     */
+    public MigrationState updateMigration(MigrationSettings settings) {
+        return updateMigration(settings, ClusterMigration.ANY_GENERATION, "application on " + snapshot().localMember().getAddress());
+    }
+
+    /**
+     * {@link #updateMigration(MigrationSettings)} as a compare-and-set: only if the state is still at
+     * {@code expectedGeneration} (any generation: -1).
+     *
+     * @param changedBy who asks, for the log and {@link MigrationState#changedBy()}
+     * @throws MigrationConflictException when another change came first; nothing was changed
+     */
+    public MigrationState updateMigration(MigrationSettings settings, long expectedGeneration, String changedBy) {
+        return cluster.updateMigration(Objects.requireNonNull(settings, "settings"), expectedGeneration,
+                Objects.requireNonNull(changedBy, "changedBy"));
+    }
+
+    /**
+     * Where each member of the cluster says it stands (serving state, applied migration
+     * generation), in the cluster's member order. A remote read: not for the request path.
+     */
+    public List<MemberStanding> memberStandings() {
+        return cluster.standings();
+    }
+
+    /** The parts behind this bean, for the admin plane. */
+    ClusterRings cluster() {
+        return cluster;
     }
 }

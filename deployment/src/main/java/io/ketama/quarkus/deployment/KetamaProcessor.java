@@ -1,15 +1,19 @@
 package io.ketama.quarkus.deployment;
 
 import io.ketama.quarkus.KetamaBuildTimeConfig;
+import io.ketama.quarkus.KetamaClusterRecorder;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.devui.KetamaJsonRpcService;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.IsLocalDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.HotDeploymentWatchedFileBuildItem;
 import io.quarkus.deployment.builditem.ModuleOpenBuildItem;
+import io.quarkus.deployment.builditem.ShutdownListenerBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.pkg.steps.NativeOrNativeSourcesBuild;
 import io.quarkus.runtime.metrics.MetricsFactory;
@@ -17,6 +21,10 @@ import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
+import io.quarkus.vertx.http.deployment.NonApplicationRootPathBuildItem;
+import io.quarkus.vertx.http.deployment.RouteBuildItem;
+import io.quarkus.vertx.http.runtime.management.ManagementInterfaceBuildTimeConfig;
+import org.jboss.logging.Logger;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -29,7 +37,11 @@ import java.util.Optional;
  */
 class KetamaProcessor {
 
+    private static final Logger LOG = Logger.getLogger(KetamaProcessor.class);
+
     static final String FEATURE = "ketama";
+    /** Path of the migration admin resource under the management root path ({@code /q} by default). */
+    static final String MIGRATION_PATH = "ketama/migration";
 
     /** Package-private classes of the runtime module, named because they are not visible from here. */
     static final String PRODUCERS = "io.ketama.quarkus.KetamaProducers";
@@ -118,5 +130,29 @@ class KetamaProcessor {
         if (micrometer && config.metrics().enabled()) {
             beans.produce(AdditionalBeanBuildItem.unremovableOf(MICROMETER_METRICS));
         }
+    }
+
+    /**
+     * The admin plane ({@code GET/PUT /q/ketama/migration}), mounted only on the management
+     * interface: with {@code quarkus.management.enabled=false} there is none, rather than one on the
+     * application's public port.
+     */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    void adminPlane(KetamaClusterRecorder recorder, ManagementInterfaceBuildTimeConfig management,
+                    NonApplicationRootPathBuildItem paths, BuildProducer<RouteBuildItem> routes) {
+        if (!management.enabled()) {
+            LOG.infof("ketama: no admin plane (/q/%s): it is served only on the management interface, and "
+                    + "quarkus.management.enabled is false", MIGRATION_PATH);
+            return;
+        }
+        routes.produce(paths.routeBuilder().management().route(MIGRATION_PATH).handler(recorder.migrationHandler()).build());
+    }
+
+    /** Drains this member at the start of a graceful stop, before the HTTP server stops taking requests. */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    ShutdownListenerBuildItem drainOnShutdown(KetamaClusterRecorder recorder) {
+        return new ShutdownListenerBuildItem(recorder.drainListener());
     }
 }

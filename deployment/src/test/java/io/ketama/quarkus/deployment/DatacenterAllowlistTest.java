@@ -28,7 +28,7 @@ class DatacenterAllowlistTest {
 
     @Test
     void splitModeOutsideTheAllowlistIsV1() {
-        assertThat(selector.migration()).isEqualTo(new MigrationSettings(Mode.SPLIT, 100, false));
+        assertThat(selector.migration().settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 100, false));
         for (int i = 0; i < 10_000; i++) {
             assertThat(selector.select("key-" + i).version()).isEqualTo(RingVersion.V1);
         }

@@ -50,7 +50,7 @@ class MigrationFromEnvironmentTest {
 
     @Test
     void theEnvironmentSetsTheShareAndSelectionsFollowIt() {
-        assertThat(selector.migration()).isEqualTo(new MigrationSettings(Mode.SPLIT, 37.5, true));
+        assertThat(selector.migration().settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 37.5, true));
         assertThat(io.restassured.RestAssured.get("/q/metrics").then().statusCode(200).extract().asString())
                 .as("the share as a Prometheus ratio").contains("ketama_migration_v2_share_ratio 0.375");
         RingSnapshot s = threeMembers();
@@ -66,7 +66,7 @@ class MigrationFromEnvironmentTest {
 
     @Test
     void steppingTheShareIsStickyAndMonotone() {
-        MigrationSettings start = selector.migration();
+        MigrationSettings start = selector.migration().settings();
         RingSnapshot s = threeMembers();
         String[] keys = keys();
         boolean[] onV2 = new boolean[KEYS];

@@ -36,7 +36,7 @@ class SmokeTest {
         assertThat(snapshot.members().get(0).features()).containsExactlyInAnyOrder("ssd", "eu");
         assertThat(snapshot.rings().get(RingVersion.V1).points()).isEqualTo(160);
         assertThat(snapshot.rings().get(RingVersion.V2).points()).isEqualTo(16);
-        assertThat(selector.migration()).isEqualTo(MigrationSettings.DEFAULT);
+        assertThat(selector.migration().settings()).isEqualTo(MigrationSettings.DEFAULT);
 
         Selection s = selector.select("https://example.com/a");
         assertThat(s.found()).isTrue();
@@ -52,6 +52,9 @@ class SmokeTest {
 
     @Test
     void everyMeterIsRegisteredAtStartUp() {
+        // the member rebuilt once at start-up without itself, then again when it began to serve
+        long rebuilds = selector.snapshot().generation();
+        assertThat(rebuilds).isGreaterThanOrEqualTo(2);
         String body = RestAssured.when().get("/q/metrics").then().statusCode(200).extract().asString();
         for (String series : new String[] {
                 "ketama_selections_total{member=\"none\",version=\"v1\"}",
@@ -66,8 +69,12 @@ class SmokeTest {
                 "ketama_members 1.0",
                 "ketama_members_excluded 0.0",
                 "ketama_members_exclusions_total 0.0",
-                "ketama_ring_generation 1.0",
-                "ketama_migration_v2_share_ratio 0.0"}) {
+                "ketama_ring_generation " + rebuilds + ".0",
+                "ketama_migration_v2_share_ratio 0.0",
+                "ketama_migration_generation 1.0",
+                "ketama_ramp_steps_total 0.0",
+                "ketama_ramp_holds_total 0.0",
+                "ketama_ramp_rollbacks_total 0.0"}) {
             assertThat(body).contains(series);
         }
     }

@@ -5,7 +5,13 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.core.HashStyle;
+import io.ketama.quarkus.ClusterRings;
 import io.ketama.quarkus.MemberAttributes;
+import io.ketama.quarkus.MigrationSettings;
+import io.ketama.quarkus.MigrationSource;
+import io.ketama.quarkus.RingSettings;
+import io.ketama.quarkus.RingsLeft;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.quarkus.test.QuarkusUnitTest;
@@ -24,8 +30,9 @@ import java.util.stream.IntStream;
 
 /**
  * A test cluster on 127.0.0.1: the application's embedded member on the first port and plain
- * Hazelcast members on the others. Each test class takes its own ports from 5801..5849 and its own
- * cluster name, so concurrent runs (teammates use 5901 and up) never meet.
+ * Hazelcast members on the others. Each test class takes its own ports from 5801..5849 (the
+ * cluster-control tests from 20701..20899) and its own cluster name, so concurrent runs (teammates
+ * use 5901 and up) never meet.
  */
 final class TestCluster implements AutoCloseable {
 
@@ -35,6 +42,7 @@ final class TestCluster implements AutoCloseable {
     final int appPort;
     final int[] ports;
     private final List<HazelcastInstance> started = new ArrayList<>();
+    private final java.util.Map<HazelcastInstance, ClusterRings> running = new java.util.HashMap<>();
 
     /** @param ports the application's port first, then the ports plain members may use */
     TestCluster(String name, int... ports) {
@@ -42,8 +50,8 @@ final class TestCluster implements AutoCloseable {
         this.appPort = ports[0];
         this.ports = ports.clone();
         for (int p : ports) {
-            if (p < 5801 || p > 5849) {
-                throw new IllegalArgumentException("test ports must be in 5801..5849, was " + p);
+            if ((p < 5801 || p > 5849) && (p < 20701 || p > 20899)) {
+                throw new IllegalArgumentException("test ports must be in 5801..5849 (or 20701..20899, cluster-control tests), was " + p);
             }
         }
     }
@@ -79,6 +87,38 @@ final class TestCluster implements AutoCloseable {
         Config config = plainConfig(port);
         MemberAttributes.publish(config, weight, features, "default", nodeId);
         return start(config);
+    }
+
+    /**
+     * Starts a member on {@code port} that runs the extension's cluster part without Quarkus
+     * ({@link ClusterRings}), gated like the application's member, and opens it (it serves).
+     */
+    ClusterRings startRunning(int port, MigrationSettings configured) {
+        Config config = plainConfig(port);
+        MemberAttributes.publish(config, 1, Set.of(), "default", null);
+        MemberAttributes.gate(config);
+        HazelcastInstance hz = start(config);
+        ClusterRings rings = ClusterRings.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), configured, MigrationSource.CLUSTER,
+                Duration.ofMillis(50));
+        synchronized (started) {
+            running.put(hz, rings);
+        }
+        rings.open();
+        return rings;
+    }
+
+    /** Stops a member started by {@link #startRunning}: drains it, then shuts it down gracefully. */
+    RingsLeft drainAndStop(ClusterRings rings, Duration timeout, Duration quietPeriod) throws InterruptedException {
+        RingsLeft left = rings.drain(timeout, quietPeriod);
+        HazelcastInstance hz;
+        synchronized (started) {
+            hz = running.entrySet().stream().filter(e -> e.getValue() == rings).map(java.util.Map.Entry::getKey).findFirst()
+                    .orElseThrow();
+            running.remove(hz);
+        }
+        rings.close();
+        stop(hz);
+        return left;
     }
 
     /** Starts a plain member on {@code port} with raw attribute values, malformed ones included. */
@@ -129,6 +169,8 @@ final class TestCluster implements AutoCloseable {
         synchronized (started) {
             all = new ArrayList<>(started);
             started.clear();
+            running.values().forEach(ClusterRings::close);
+            running.clear();
         }
         for (HazelcastInstance hz : all) {
             hz.shutdown();

@@ -70,7 +70,7 @@ public class KetamaJsonRpcService {
             double cov = r.coefficientOfVariation();
             rings.add(new RingView(v.label(), r.points(), r.bytes(), r.pointsPerWeight(), Double.isFinite(cov) ? cov : null));
         }
-        MigrationSettings m = selector.migration();
+        MigrationSettings m = selector.migration().settings();
         return new Rings(s.generation(), String.valueOf(s.builtAt()), s.reason(), s.buildTime().toNanos() / 1e6, members,
                 excluded, rings, new MigrationView(m.mode().label(), m.v2SharePercent(), m.shadow()));
     }

@@ -1,0 +1,215 @@
+package io.ketama.quarkus.deployment;
+
+import io.ketama.quarkus.ClusterRings;
+import io.ketama.quarkus.MigrationSettings;
+import io.ketama.quarkus.MigrationSettings.Mode;
+import io.ketama.quarkus.MigrationState;
+import io.ketama.quarkus.RingSelector;
+import io.quarkus.test.QuarkusUnitTest;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.LogRecord;
+
+import static io.ketama.quarkus.deployment.TestCluster.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+
+/**
+ * The guarded admin plane on the management interface, against a cluster of three real members:
+ * the application and two Hazelcast members that run the extension's cluster part. One PUT reaches
+ * every member with the same generation and a joiner adopts it; a missing or wrong token is a 401;
+ * bad bodies are 400s that change nothing; If-Match guards against a concurrent change; the plane is
+ * not on the public port; every change is logged with who, what and the generation.
+ */
+class AdminPlaneTest {
+
+    static final TestCluster CLUSTER = new TestCluster("ketama-admin-plane", 20721, 20722, 20723, 20724);
+    static final int MANAGEMENT_PORT = 20101;
+    static final String TOKEN = "admin-plane-test-token-0123456789";
+    static final String PATH = "/q/ketama/migration";
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = CLUSTER.app(
+                    "quarkus.management.enabled", "true",
+                    "quarkus.management.test-port", Integer.toString(MANAGEMENT_PORT),
+                    "quarkus.management.host", "127.0.0.1",
+                    "quarkus.ketama.admin.token", TOKEN)
+            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("io.ketama"))
+            // checked once the application has stopped, against the change everyChangeIsLogged... made
+            .assertLogRecords(AdminPlaneTest::theLoggedChangeNamesWhoWhatAndTheGeneration);
+
+    /** The generation of the change whose log line is checked; 0 until that test ran. */
+    private static final AtomicLong LOGGED_GENERATION = new AtomicLong();
+
+    private static final List<ClusterRings> OTHERS = new ArrayList<>();
+
+    @Inject
+    RingSelector selector;
+
+    @AfterAll
+    static void stopMembers() {
+        CLUSTER.close();
+    }
+
+    /** The two other members, started once (after the application, so it seeded the state). */
+    private static synchronized List<ClusterRings> others() {
+        if (OTHERS.isEmpty()) {
+            // their own configuration says v2; they must adopt the cluster's state instead
+            OTHERS.add(CLUSTER.startRunning(20722, new MigrationSettings(Mode.V2, 0, false)));
+            OTHERS.add(CLUSTER.startRunning(20723, new MigrationSettings(Mode.V2, 0, false)));
+        }
+        return OTHERS;
+    }
+
+    private static RequestSpecification admin() {
+        return RestAssured.given().port(MANAGEMENT_PORT);
+    }
+
+    private static RequestSpecification authorized() {
+        return admin().header("Authorization", "Bearer " + TOKEN).contentType("application/json");
+    }
+
+    @Test
+    void oneChangeReachesEveryMemberWithTheSameGenerationAndAJoinerAdoptsIt() {
+        List<ClusterRings> others = others();
+        long before = selector.migration().generation();
+        for (ClusterRings m : others) {
+            assertThat(m.migration()).isEqualTo(selector.migration());
+        }
+
+        Response put = authorized().body("{\"mode\":\"split\",\"v2SharePercent\":25,\"shadow\":true}").put(PATH);
+        put.then().statusCode(200)
+                .body("mode", equalTo("split"))
+                .body("v2SharePercent", equalTo(25.0f))
+                .body("shadow", equalTo(true))
+                .body("generation", equalTo((int) before + 1))
+                .body("source", equalTo("cluster"))
+                .header("ETag", "\"" + (before + 1) + "\"");
+        MigrationState made = selector.migration();
+        assertThat(made.generation()).isEqualTo(before + 1);
+        assertThat(made.settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 25, true));
+        assertThat(made.changedBy()).startsWith("admin 127.0.0.1:");
+        for (ClusterRings m : others) {
+            await(m::migration, made::equals, TestCluster.DEADLINE, "the change on every member");
+        }
+        // the GET shows what every member applies
+        await(() -> admin().get(PATH).then().statusCode(200).extract().jsonPath().getList("members.generation", Integer.class),
+                g -> g.size() == 3 && g.stream().allMatch(x -> x == made.generation()), TestCluster.DEADLINE,
+                "three members reporting generation " + made.generation());
+        admin().get(PATH).then().body("members.state", hasItems("serving"));
+
+        ClusterRings joiner = CLUSTER.startRunning(20724, MigrationSettings.DEFAULT);
+        assertThat(joiner.migration()).isEqualTo(made); // adopted before startRunning returned
+    }
+
+    @Test
+    void aPutWithoutTheRightBearerTokenIs401AndChangesNothing() {
+        MigrationState before = selector.migration();
+        for (RequestSpecification request : List.of(
+                admin().contentType("application/json"),
+                admin().contentType("application/json").header("Authorization", "Bearer not-the-token-0123456789"),
+                admin().contentType("application/json").header("Authorization", "Bearer " + TOKEN + "x"),
+                admin().contentType("application/json").header("Authorization", "Basic " + TOKEN),
+                admin().contentType("application/json").header("Authorization", TOKEN))) {
+            request.body("{\"mode\":\"v2\"}").put(PATH).then()
+                    .statusCode(401)
+                    .header("WWW-Authenticate", containsString("Bearer"))
+                    .contentType("application/problem+json")
+                    .body("type", equalTo("urn:ketama:problem:unauthorized"));
+        }
+        assertThat(selector.migration()).isEqualTo(before);
+        // reading needs no token
+        admin().get(PATH).then().statusCode(200).body("generation", equalTo((int) before.generation()));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"mode\":\"v3\"}|invalid-migration|mode must be one of",
+        "{\"mode\":7}|invalid-migration|mode must be one of",
+        "{\"v2SharePercent\":101}|invalid-migration|from 0 to 100",
+        "{\"v2SharePercent\":-0.5}|invalid-migration|from 0 to 100",
+        "{\"v2SharePercent\":\"50\"}|invalid-migration|from 0 to 100",
+        "{\"shadow\":\"yes\"}|invalid-migration|true or false",
+        "{\"mode\":\"v2\",\"share\":5}|malformed-body|unknown field",
+        "not json|malformed-body|not JSON",
+        "[1,2]|malformed-body|not an object",
+        "{\"mode\":|malformed-body|not JSON",
+    })
+    void badBodiesAre400AndChangeNothing(String body, String kind, String detail) {
+        MigrationState before = selector.migration();
+        authorized().body(body).put(PATH).then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("type", equalTo("urn:ketama:problem:" + kind))
+                .body("detail", containsString(detail));
+        authorized().put(PATH).then().statusCode(400).body("detail", containsString("empty"));
+        assertThat(selector.migration()).isEqualTo(before);
+    }
+
+    @Test
+    void ifMatchMakesAChangeConditionalOnTheGenerationItWasBasedOn() {
+        String etag = admin().get(PATH).then().statusCode(200).extract().header("ETag");
+        authorized().header("If-Match", etag).body("{\"v2SharePercent\":40}").put(PATH).then().statusCode(200);
+        MigrationState now = selector.migration();
+        // a second admin who read the same generation loses, and learns why
+        authorized().header("If-Match", etag).body("{\"v2SharePercent\":60}").put(PATH).then()
+                .statusCode(412)
+                .body("type", equalTo("urn:ketama:problem:generation-conflict"))
+                .body("detail", containsString("generation " + now.generation()));
+        assertThat(selector.migration()).isEqualTo(now);
+        authorized().header("If-Match", "\"seven\"").body("{}").put(PATH).then().statusCode(400)
+                .body("type", equalTo("urn:ketama:problem:invalid-if-match"));
+    }
+
+    @Test
+    void everyChangeIsLoggedWithWhoWhatAndTheGeneration() {
+        Response r = authorized().body("{\"mode\":\"split\",\"v2SharePercent\":12.5}").put(PATH);
+        r.then().statusCode(200);
+        LOGGED_GENERATION.set(r.jsonPath().getLong("generation"));
+    }
+
+    static void theLoggedChangeNamesWhoWhatAndTheGeneration(List<LogRecord> records) {
+        long generation = LOGGED_GENERATION.get();
+        if (generation == 0) {
+            return; // the test that makes the change did not run (a single other test was selected)
+        }
+        List<String> lines = records.stream().map(AdminPlaneTest::format).toList();
+        assertThat(lines).anySatisfy(line -> assertThat(line)
+                .contains("ketama admin: 127.0.0.1:")
+                .contains("changed the migration from")
+                .contains("v2SharePercent=12.5")
+                .contains("generation " + generation));
+        // refused attempts are logged too, with the caller
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("ketama admin: PUT from 127.0.0.1:").contains("refused"));
+    }
+
+    @Test
+    void theAdminPlaneIsNotOnThePublicPortAndRefusesOtherMethods() {
+        MigrationState before = selector.migration();
+        RestAssured.given().get(PATH).then().statusCode(404);
+        int put = RestAssured.given().header("Authorization", "Bearer " + TOKEN).contentType("application/json")
+                .body("{\"mode\":\"v2\"}").put(PATH).then().extract().statusCode();
+        assertThat(put).as("PUT on the public port").isIn(404, 405);
+        assertThat(selector.migration()).isEqualTo(before);
+        admin().delete(PATH).then().statusCode(405).header("Allow", "GET, PUT");
+    }
+
+    private static String format(LogRecord r) {
+        Object[] params = r.getParameters();
+        String message = r.getMessage();
+        return params == null || params.length == 0 ? message : String.format(message, params);
+    }
+}

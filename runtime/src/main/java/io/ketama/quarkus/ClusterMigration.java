@@ -1,0 +1,367 @@
+package io.ketama.quarkus;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryMergedListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.core.EntryEvent;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The migration state of the whole cluster: one {@link MigrationState} in the Hazelcast map
+ * {@value #MAP}, changed by compare-and-set and followed by every member.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>One value.</b> The stored entry is the truth. A member applies what it reads there; a
+ *       change ({@link #update}) is a compare-and-set of the stored text, so of two concurrent
+ *       changes one wins and the other is applied on top of it (or refused, when it named the
+ *       generation it expected), never lost silently.</li>
+ *   <li><b>Fast and complete.</b> An entry listener makes every member re-read the entry as soon as
+ *       it changes (milliseconds on a LAN); a re-read every {@link #RESYNC} catches anything an event
+ *       missed, and bounds the delay where Hazelcast refuses the listener (as it does when its async
+ *       executor runs callbacks on its response threads). Events are only a trigger, so their order
+ *       does not matter.</li>
+ *   <li><b>Seed.</b> The first member of a new cluster stores its configured settings as generation
+ *       1; every later member adopts the stored value in {@link #start}, before it returns, whatever
+ *       its own configuration says (logged when they differ).</li>
+ *   <li><b>Loss and merge.</b> If the entry is lost (every member holding a copy died at once), the
+ *       next member to notice stores the value it applied. After a split-brain merge the state with
+ *       the higher generation wins, and every member follows it.</li>
+ *   <li><b>Per-member mode.</b> With {@link MigrationSource#MEMBER} nothing is stored: the member runs
+ *       with its configuration and {@link #update} changes this member alone.</li>
+ * </ul>
+ *
+ * <p>Reads and changes of the entry happen under one lock per member, so a member never applies a
+ * value older than one it applied or wrote itself (except after a merge or loss, when the cluster's
+ * value is adopted with a warning).
+ */
+final class ClusterMigration implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(ClusterMigration.class);
+
+    /** The Hazelcast map that holds the state. */
+    static final String MAP = "ketama.migration";
+    /** The map key of the state. */
+    static final String KEY = "state";
+    /** Argument of {@link #update} for a change applied on top of whatever state is current. */
+    static final long ANY_GENERATION = -1;
+    /** How often a member re-reads the state without being told it changed (one remote get). */
+    static final Duration RESYNC = Duration.ofMillis(250);
+    private static final int MAX_ATTEMPTS = 50;
+
+    private final HazelcastInstance hazelcast;
+    private final MigrationSource source;
+    private final Consumer<MigrationState> onApply;
+    private final Clock clock;
+    private final Object lock = new Object();
+    private final String self;
+    private volatile MigrationState current;
+    private IMap<String, String> map;
+    private ScheduledExecutorService executor;
+    private UUID entryListener;
+    private UUID lifecycleListener;
+    /** The state before a merge began (guarded by lock). */
+    private MigrationState beforeMerge;
+    /** The last malformed stored text reported, so it is reported once (guarded by lock). */
+    private String reportedMalformed;
+
+    /**
+     * @param onApply called with each state this member applies, in order, under this object's lock:
+     *                keep it short and non-blocking
+     */
+    ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, Consumer<MigrationState> onApply, Clock clock) {
+        this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
+        this.source = Objects.requireNonNull(source, "source");
+        this.onApply = Objects.requireNonNull(onApply, "onApply");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.self = String.valueOf(hazelcast.getCluster().getLocalMember().getAddress());
+    }
+
+    /**
+     * Adopts the cluster's state, or stores {@code configured} as generation 1 when the cluster has
+     * none; returns when the state is applied.
+     */
+    MigrationState start(MigrationSettings configured) {
+        MigrationState seed = MigrationState.seed(configured, self, clock.instant());
+        if (source == MigrationSource.MEMBER) {
+            synchronized (lock) {
+                apply(seed);
+            }
+            LOG.infof("ketama: migration from this member's configuration only (quarkus.ketama.migration.source=member): %s",
+                    configured);
+            return seed;
+        }
+        map = hazelcast.getMap(MAP);
+        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ketama-migration");
+            t.setDaemon(true);
+            return t;
+        });
+        // Listen before reading, so a change between the two is not missed.
+        entryListener = listen(map, new Changes(), KEY);
+        lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);
+        synchronized (lock) {
+            String stored = map.putIfAbsent(KEY, MigrationStateText.encode(seed));
+            if (stored == null) {
+                LOG.infof("ketama: this member started the cluster's migration state from its configuration: %s", seed);
+                apply(seed);
+            } else {
+                MigrationState cluster = decode(stored);
+                if (cluster == null) {
+                    map.replace(KEY, stored, MigrationStateText.encode(seed));
+                    refresh();
+                } else {
+                    if (!cluster.settings().equals(configured)) {
+                        LOG.infof("ketama: this member's configured migration %s differs from the cluster's; the cluster's applies: %s",
+                                configured, cluster);
+                    }
+                    apply(cluster);
+                }
+            }
+        }
+        executor.scheduleWithFixedDelay(this::refreshQuietly, RESYNC.toMillis(), RESYNC.toMillis(), TimeUnit.MILLISECONDS);
+        return current;
+    }
+
+    /**
+     * Registers {@code listener} for {@code key}'s entry, or returns null (logged) where Hazelcast
+     * refuses: the re-read every {@link #RESYNC} then carries the changes alone.
+     */
+    static UUID listen(IMap<String, String> map, com.hazelcast.map.listener.MapListener listener, String key) {
+        try {
+            return key == null ? map.addEntryListener(listener, true) : map.addEntryListener(listener, key, false);
+        } catch (RuntimeException e) {
+            LOG.infof("ketama: no entry events from map %s (%s); following it by reading it every %d ms", map.getName(), e,
+                    RESYNC.toMillis());
+            return null;
+        }
+    }
+
+    /** The state this member applies now. */
+    MigrationState current() {
+        return current;
+    }
+
+    MigrationSource source() {
+        return source;
+    }
+
+    /**
+     * Sets {@code next} as the cluster's migration settings (this member's only, in
+     * {@link MigrationSource#MEMBER} mode), with the next generation; this member applies it before
+     * returning, the others within milliseconds.
+     *
+     * @param expectedGeneration the generation the change is based on, or {@link #ANY_GENERATION}
+     * @param who                who asks, for the log and the state's {@code changedBy}
+     * @throws MigrationConflictException when the state is no longer at {@code expectedGeneration}
+     */
+    MigrationState update(MigrationSettings next, long expectedGeneration, String who) {
+        Objects.requireNonNull(next, "next");
+        Objects.requireNonNull(who, "who");
+        synchronized (lock) {
+            if (source == MigrationSource.MEMBER) {
+                MigrationState base = current;
+                checkExpected(base, expectedGeneration);
+                MigrationState changed = base.next(next, who, clock.instant());
+                apply(changed);
+                logChange(base, changed, "this member only");
+                return changed;
+            }
+            for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+                String stored = map.get(KEY);
+                MigrationState base = stored == null ? current : decode(stored);
+                if (base == null) {
+                    base = current; // malformed: replaced by a well-formed next generation of ours
+                }
+                checkExpected(base, expectedGeneration);
+                MigrationState changed = base.next(next, who, clock.instant());
+                String text = MigrationStateText.encode(changed);
+                boolean won = stored == null ? map.putIfAbsent(KEY, text) == null : map.replace(KEY, stored, text);
+                if (won) {
+                    apply(changed);
+                    logChange(base, changed, "cluster-wide");
+                    return changed;
+                }
+            }
+            throw new IllegalStateException("the migration state changed " + MAX_ATTEMPTS
+                    + " times while this change was being made; nothing was changed, try again");
+        }
+    }
+
+    private static void checkExpected(MigrationState base, long expectedGeneration) {
+        if (expectedGeneration != ANY_GENERATION && base.generation() != expectedGeneration) {
+            throw new MigrationConflictException(base, expectedGeneration);
+        }
+    }
+
+    private static void logChange(MigrationState from, MigrationState to, String scope) {
+        LOG.infof("ketama: migration changed %s by %s: %s -> %s (generation %d)", scope, to.changedBy(), from.settings(),
+                to.settings(), to.generation());
+    }
+
+    /** Re-reads the stored state and applies it. Caller holds the lock. */
+    private void refresh() {
+        String stored = map.get(KEY);
+        if (stored == null) {
+            MigrationState mine = current;
+            String other = map.putIfAbsent(KEY, MigrationStateText.encode(mine));
+            if (other == null) {
+                LOG.warnf("ketama: the cluster had lost its migration state (every member holding a copy left at once); "
+                        + "this member stored the one it applies: %s", mine);
+                return;
+            }
+            stored = other;
+        }
+        MigrationState cluster = decode(stored);
+        if (cluster != null) {
+            apply(cluster);
+        }
+    }
+
+    private void refreshQuietly() {
+        try {
+            synchronized (lock) {
+                refresh();
+            }
+        } catch (HazelcastInstanceNotActiveException e) {
+            LOG.debug("ketama: migration state not read: Hazelcast is stopping");
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "ketama: reading the cluster's migration state failed; retrying within %s", RESYNC);
+        }
+    }
+
+    /** Applies {@code s} if it differs from the current state. Caller holds the lock. */
+    private void apply(MigrationState s) {
+        MigrationState previous = current;
+        if (s.equals(previous)) {
+            return;
+        }
+        if (previous != null && s.generation() <= previous.generation()) {
+            LOG.warnf("ketama: the cluster's migration state went from generation %d back to %d (a split-brain merge or a lost "
+                    + "entry); following the cluster: %s", previous.generation(), s.generation(), s);
+        }
+        current = s;
+        onApply.accept(s);
+        if (previous != null) {
+            LOG.infof("ketama: migration generation %d applied on this member: %s", s.generation(), s);
+        }
+    }
+
+    private MigrationState decode(String stored) {
+        try {
+            return MigrationStateText.decode(stored);
+        } catch (IllegalArgumentException e) {
+            if (!stored.equals(reportedMalformed)) {
+                reportedMalformed = stored;
+                LOG.errorf("ketama: the cluster's migration state is unreadable, keeping generation %s: %s",
+                        current == null ? "none" : current.generation(), e.getMessage());
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Across a split-brain merge the smaller side's members join the larger side and its map entry
+     * wins by Hazelcast's default merge policy; these members then put their own state back if it
+     * has the higher generation, so the side that changed more keeps its state either way.
+     */
+    private void lifecycle(LifecycleEvent event) {
+        if (event.getState() == LifecycleEvent.LifecycleState.MERGING) {
+            synchronized (lock) {
+                beforeMerge = current;
+            }
+        } else if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+            submit(this::afterMerge);
+        }
+    }
+
+    private void afterMerge() {
+        synchronized (lock) {
+            MigrationState mine = beforeMerge;
+            beforeMerge = null;
+            String stored = map.get(KEY);
+            MigrationState cluster = stored == null ? null : decode(stored);
+            if (mine != null && (cluster == null || mine.generation() > cluster.generation())) {
+                String text = MigrationStateText.encode(mine);
+                boolean won = stored == null ? map.putIfAbsent(KEY, text) == null : map.replace(KEY, stored, text);
+                LOG.infof("ketama: after a split-brain merge this member's migration state (generation %d) %s the cluster's (%s)",
+                        mine.generation(), won ? "replaced" : "raced with another writer for", cluster == null ? "none"
+                                : "generation " + cluster.generation());
+            }
+            refresh();
+        }
+    }
+
+    private void submit(Runnable task) {
+        try {
+            executor.execute(() -> {
+                try {
+                    task.run();
+                } catch (HazelcastInstanceNotActiveException e) {
+                    LOG.debug("ketama: migration task skipped: Hazelcast is stopping");
+                } catch (RuntimeException e) {
+                    LOG.warnf(e, "ketama: migration task failed; the state is read again within %s", RESYNC);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.debug("ketama: migration event ignored: shutting down");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        try {
+            if (entryListener != null) {
+                map.removeEntryListener(entryListener);
+            }
+            if (lifecycleListener != null) {
+                hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);
+            }
+        } catch (RuntimeException e) {
+            LOG.debugf("ketama: migration listeners not removed: %s", e);
+        }
+    }
+
+    /** Any change of the entry is a reason to read it again. */
+    private final class Changes implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String>,
+            EntryRemovedListener<String, String>, EntryMergedListener<String, String> {
+
+        @Override
+        public void entryAdded(EntryEvent<String, String> event) {
+            submit(ClusterMigration.this::refreshQuietly);
+        }
+
+        @Override
+        public void entryUpdated(EntryEvent<String, String> event) {
+            submit(ClusterMigration.this::refreshQuietly);
+        }
+
+        @Override
+        public void entryRemoved(EntryEvent<String, String> event) {
+            submit(ClusterMigration.this::refreshQuietly);
+        }
+
+        @Override
+        public void entryMerged(EntryEvent<String, String> event) {
+            submit(ClusterMigration.this::refreshQuietly);
+        }
+    }
+}

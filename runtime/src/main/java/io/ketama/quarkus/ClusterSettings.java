@@ -1,0 +1,59 @@
+package io.ketama.quarkus;
+
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The validated cluster-control keys: where the migration state comes from, the admin token, and
+ * the drain. {@link #from} reports every invalid key at once, each with what is allowed.
+ *
+ * @param migrationSource   {@code quarkus.ketama.migration.source}
+ * @param adminToken        {@code quarkus.ketama.admin.token}; empty: the admin plane is read-only
+ * @param drainTimeout      {@code quarkus.ketama.drain.timeout}
+ * @param drainQuietPeriod  {@code quarkus.ketama.drain.quiet-period}
+ */
+record ClusterSettings(MigrationSource migrationSource, Optional<String> adminToken, Duration drainTimeout,
+                       Duration drainQuietPeriod) {
+
+    static final int MIN_TOKEN_LENGTH = 16;
+    static final Duration MAX_DRAIN = Duration.ofMinutes(10);
+
+    /**
+     * @throws ConfigurationException listing every invalid key with its value and what is allowed
+     */
+    static ClusterSettings from(KetamaConfig config) {
+        List<String> problems = new ArrayList<>();
+        Optional<String> token = config.admin().token().filter(t -> !t.isEmpty());
+        if (token.isPresent()) {
+            String t = token.get();
+            if (t.length() < MIN_TOKEN_LENGTH || !t.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                problems.add(KetamaSettings.PREFIX + "admin.token must be at least " + MIN_TOKEN_LENGTH
+                        + " printable ASCII characters without spaces (e.g. from `openssl rand -hex 24`), was "
+                        + t.length() + " characters" + (t.chars().allMatch(c -> c > 0x20 && c < 0x7f) ? "" : " with spaces or non-ASCII"));
+            }
+        }
+        Duration timeout = config.drain().timeout();
+        if (timeout.isNegative() || timeout.compareTo(MAX_DRAIN) > 0) {
+            problems.add(KetamaSettings.PREFIX + "drain.timeout must be from 0 to " + MAX_DRAIN.toMinutes() + "m (e.g. 10s), was " + timeout);
+        }
+        Duration quiet = config.drain().quietPeriod();
+        if (quiet.isNegative() || quiet.compareTo(MAX_DRAIN) > 0) {
+            problems.add(KetamaSettings.PREFIX + "drain.quiet-period must be from 0 to " + MAX_DRAIN.toMinutes() + "m (e.g. 1s), was "
+                    + quiet);
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
+        }
+        return new ClusterSettings(config.migration().source(), token, timeout, quiet);
+    }
+
+    @Override
+    public String toString() { // never the token itself
+        return "ClusterSettings[migrationSource=" + migrationSource + ", adminToken=" + (adminToken.isPresent() ? "set" : "unset")
+                + ", drainTimeout=" + drainTimeout + ", drainQuietPeriod=" + drainQuietPeriod + "]";
+    }
+}

@@ -1,0 +1,263 @@
+package io.ketama.quarkus;
+
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Drives a {@link RampPlan} from this member: takes the first step at once, then one step per
+ * interval, each a compare-and-set change of the cluster's {@link MigrationState}, and brakes.
+ *
+ * <h2>The brake</h2>
+ * Before each later step it looks at the interval just past, as this member saw it:
+ * <ul>
+ *   <li><b>forward errors</b> ({@link RampPlan#maxForwardErrorPercent()}): when at least
+ *       {@code minSamples} forwards were made and more than the threshold failed, the ramp holds,
+ *       and with {@link RampPlan#rollback()} puts the migration back to what it was before the ramp;</li>
+ *   <li><b>predicted misses</b> ({@link RampPlan#maxPredictedMissPercent()}): the next step moves
+ *       {@code (next − current)} percent of the keys to the other ring, and the shadow
+ *       disagreement rate {@code d} says which share of those change owner, so it costs about
+ *       {@code (next − current) × d} percent of requests one cache miss each. Above the threshold, or
+ *       with fewer than {@code minSamples} shadow selections to tell, the ramp holds.</li>
+ * </ul>
+ * A held ramp stays held (the share stays where it is); start a new one to go on. When anyone else
+ * changes the migration state during the ramp, the ramp's next compare-and-set fails and the ramp
+ * stops as {@link Phase#CANCELLED}. Every step, hold and rollback is logged and counted. The ramp
+ * runs on the member that started it: if that member stops, the ramp stops where it is.
+ */
+final class MigrationRamp implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(MigrationRamp.class);
+
+    /** Where a ramp stands. */
+    enum Phase {
+        /** Taking steps. */
+        RUNNING,
+        /** Stopped by the brake; the share stays where it is. */
+        HELD,
+        /** Stopped by the brake, and the migration was put back to what it was before the ramp. */
+        ROLLED_BACK,
+        /** Every step taken and the last interval passed without a brake. */
+        DONE,
+        /** Stopped by an operator, or by another change of the migration state. */
+        CANCELLED;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /**
+     * Counters the brake reads, cumulative since start.
+     *
+     * @param shadowSelections    selections made in shadow mode
+     * @param shadowDisagreements of those, the ones where the other ring chose another member
+     * @param forwards            forwards to other members (0 when the application reports none)
+     * @param failedForwards      of those, the failed ones
+     */
+    record Signals(long shadowSelections, long shadowDisagreements, long forwards, long failedForwards) {
+    }
+
+    /**
+     * A ramp's progress.
+     *
+     * @param phase      where it stands
+     * @param plan       the plan
+     * @param stepsTaken steps of the plan taken so far
+     * @param event      the last thing it did, and why
+     * @param nextStepAt when the brake looks next (null unless running)
+     */
+    record Status(Phase phase, RampPlan plan, int stepsTaken, String event, Instant nextStepAt) {
+    }
+
+    private final ClusterMigration migration;
+    private final Supplier<Signals> signals;
+    private final Clock clock;
+    private final ScheduledExecutorService executor;
+    private long stepCount;
+    private long holdCount;
+    private long rollbackCount;
+    private Status status;
+    private MigrationState before;
+    private long lastGeneration;
+    private Signals baseline;
+    private String startedBy;
+    private ScheduledFuture<?> next;
+
+    MigrationRamp(ClusterMigration migration, Supplier<Signals> signals, Clock clock) {
+        this.migration = Objects.requireNonNull(migration, "migration");
+        this.signals = Objects.requireNonNull(signals, "signals");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ketama-ramp");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts {@code plan}: takes its first step now.
+     *
+     * @throws IllegalStateException      when a ramp is running
+     * @throws MigrationConflictException when the state changed while the first step was made
+     */
+    synchronized Status start(RampPlan plan, String who) {
+        if (status != null && status.phase() == Phase.RUNNING) {
+            throw new IllegalStateException("a ramp is running (step " + status.stepsTaken() + " of " + status.plan().steps().size()
+                    + "); cancel it first");
+        }
+        before = migration.current();
+        startedBy = who;
+        lastGeneration = before.generation();
+        status = new Status(Phase.RUNNING, plan, 0, "started by " + who, null);
+        LOG.infof("ketama ramp: started by %s from %s: steps %s every %s, brake: predicted miss > %s %%, forward errors > %s %%%s",
+                who, before.settings(), plan.steps(), plan.interval(), plan.maxPredictedMissPercent(), plan.maxForwardErrorPercent(),
+                plan.rollback() ? ", rolls back" : "");
+        step(0);
+        return status;
+    }
+
+    /** Stops the running ramp where it is. */
+    synchronized Status cancel(String who) {
+        if (status == null || status.phase() != Phase.RUNNING) {
+            throw new IllegalStateException("no ramp is running");
+        }
+        finish(Phase.CANCELLED, "cancelled by " + who + " at step " + status.stepsTaken());
+        return status;
+    }
+
+    /** The last ramp's progress, or null when none was started. */
+    synchronized Status status() {
+        return status;
+    }
+
+    synchronized long steps() {
+        return stepCount;
+    }
+
+    synchronized long holds() {
+        return holdCount;
+    }
+
+    synchronized long rollbacks() {
+        return rollbackCount;
+    }
+
+    /** Takes step {@code index} and schedules the brake's next look. Caller holds the lock. */
+    private void step(int index) {
+        RampPlan plan = status.plan();
+        double share = plan.steps().get(index);
+        boolean shadow = plan.maxPredictedMissPercent() != null || migration.current().settings().shadow();
+        MigrationSettings settings = new MigrationSettings(MigrationSettings.Mode.SPLIT, share, shadow);
+        MigrationState made;
+        try {
+            made = migration.update(settings, lastGeneration, "ramp started by " + startedBy);
+        } catch (MigrationConflictException e) {
+            finish(Phase.CANCELLED, "the migration state was changed by " + e.current().changedBy() + " (generation "
+                    + e.current().generation() + ") during the ramp");
+            return;
+        }
+        lastGeneration = made.generation();
+        stepCount++;
+        baseline = signals.get();
+        Instant at = clock.instant().plus(plan.interval());
+        String event = "step " + (index + 1) + " of " + plan.steps().size() + ": v2 share " + share + " % (generation "
+                + made.generation() + ")";
+        status = new Status(Phase.RUNNING, plan, index + 1, event, at);
+        LOG.infof("ketama ramp: %s", event);
+        next = executor.schedule(this::look, plan.interval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void look() {
+        if (status == null || status.phase() != Phase.RUNNING) {
+            return;
+        }
+        try {
+            RampPlan plan = status.plan();
+            Signals now = signals.get();
+            long forwards = now.forwards() - baseline.forwards();
+            long failed = now.failedForwards() - baseline.failedForwards();
+            if (plan.maxForwardErrorPercent() != null && forwards >= plan.minSamples()) {
+                double errorPercent = 100.0 * failed / forwards;
+                if (errorPercent > plan.maxForwardErrorPercent()) {
+                    String why = String.format(java.util.Locale.ROOT, "%.2f %% of %d forwards failed in the last interval (limit %s %%)",
+                            errorPercent, forwards, plan.maxForwardErrorPercent());
+                    if (plan.rollback()) {
+                        rollBack(why);
+                    } else {
+                        hold(why);
+                    }
+                    return;
+                }
+            }
+            int taken = status.stepsTaken();
+            if (taken == plan.steps().size()) {
+                finish(Phase.DONE, "every step taken; the last interval passed without a brake");
+                return;
+            }
+            if (plan.maxPredictedMissPercent() != null) {
+                long selections = now.shadowSelections() - baseline.shadowSelections();
+                long disagreements = now.shadowDisagreements() - baseline.shadowDisagreements();
+                if (selections < plan.minSamples()) {
+                    hold("only " + selections + " shadow selections in the last interval (at least " + plan.minSamples()
+                            + " needed to predict the next step's misses)");
+                    return;
+                }
+                double rate = (double) disagreements / selections;
+                double stepSize = plan.steps().get(taken) - plan.steps().get(taken - 1);
+                double predicted = stepSize * rate;
+                if (predicted > plan.maxPredictedMissPercent()) {
+                    hold(String.format(java.util.Locale.ROOT, "the next step (+%s %%) would miss about %.3f %% of requests "
+                            + "(disagreement rate %.4f over %d selections; limit %s %%)", stepSize, predicted, rate, selections,
+                            plan.maxPredictedMissPercent()));
+                    return;
+                }
+            }
+            step(taken);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "ketama ramp: the brake's look failed");
+            hold("the brake could not look: " + e);
+        }
+    }
+
+    private void hold(String why) {
+        holdCount++;
+        LOG.warnf("ketama ramp: held at step %d: %s", status.stepsTaken(), why);
+        status = new Status(Phase.HELD, status.plan(), status.stepsTaken(), "held: " + why, null);
+    }
+
+    private void rollBack(String why) {
+        holdCount++;
+        try {
+            MigrationState back = migration.update(before.settings(), lastGeneration, "ramp rollback (started by " + startedBy + ")");
+            rollbackCount++;
+            LOG.warnf("ketama ramp: rolled back to %s (generation %d): %s", before.settings(), back.generation(), why);
+            status = new Status(Phase.ROLLED_BACK, status.plan(), status.stepsTaken(), "rolled back to " + before.settings()
+                    + ": " + why, null);
+        } catch (MigrationConflictException e) {
+            LOG.warnf("ketama ramp: held, not rolled back: the state was changed by %s meanwhile: %s", e.current().changedBy(), why);
+            status = new Status(Phase.HELD, status.plan(), status.stepsTaken(), "held (the state changed meanwhile, so not "
+                    + "rolled back): " + why, null);
+        }
+    }
+
+    private void finish(Phase phase, String why) {
+        if (next != null) {
+            next.cancel(false);
+        }
+        LOG.infof("ketama ramp: %s: %s", phase.label(), why);
+        status = new Status(phase, status.plan(), status.stepsTaken(), why, null);
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

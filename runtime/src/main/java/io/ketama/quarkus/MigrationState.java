@@ -1,0 +1,45 @@
+package io.ketama.quarkus;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+
+/**
+ * The migration settings a cluster runs with, and which change made them. One value for the whole
+ * cluster (see {@link RingSelector#migration()}): every change raises the generation by one, so two
+ * members that report the same generation route every key through the same ring version.
+ *
+ * @param settings   mode, v2 share and shadow
+ * @param generation 1 for the value a new cluster starts with (from the configuration of its first
+ *                   member), one more for each change after it
+ * @param changedBy  who made this value: {@code configuration of <member>}, or the admin caller's
+ *                   address, or the ramp
+ * @param changedAt  when it was made (the clock of the member that made it), in whole milliseconds
+ */
+public record MigrationState(MigrationSettings settings, long generation, String changedBy, Instant changedAt) {
+
+    public MigrationState {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(changedBy, "changedBy");
+        // milliseconds, as the cluster stores it: a state read back equals the one written
+        changedAt = Objects.requireNonNull(changedAt, "changedAt").truncatedTo(ChronoUnit.MILLIS);
+        if (generation < 1) {
+            throw new IllegalArgumentException("generation must be >= 1, was " + generation);
+        }
+    }
+
+    /** The first value of a cluster: {@code settings} from the configuration of {@code member}. */
+    static MigrationState seed(MigrationSettings settings, String member, Instant now) {
+        return new MigrationState(settings, 1, "configuration of " + member, now);
+    }
+
+    /** The value after this one when {@code who} sets {@code next}. */
+    MigrationState next(MigrationSettings next, String who, Instant now) {
+        return new MigrationState(next, generation + 1, who, now);
+    }
+
+    @Override
+    public String toString() {
+        return settings + " (generation " + generation + ", by " + changedBy + " at " + changedAt + ")";
+    }
+}

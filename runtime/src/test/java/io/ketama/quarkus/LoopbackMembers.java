@@ -1,0 +1,97 @@
+package io.ketama.quarkus;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Real Hazelcast members on 127.0.0.1 for runtime tests: one cluster name per test class, ports
+ * from the given range (engineer "cluster"'s block, 20701..20899), TCP/IP join over that list only.
+ */
+final class LoopbackMembers implements AutoCloseable {
+
+    static final Duration DEADLINE = Duration.ofSeconds(60);
+
+    private final String clusterName;
+    private final int firstPort;
+    private final int lastPort;
+    private final List<HazelcastInstance> started = new ArrayList<>();
+
+    LoopbackMembers(String clusterName, int firstPort, int lastPort) {
+        if (firstPort < 20701 || lastPort > 20899 || firstPort > lastPort) {
+            throw new IllegalArgumentException("test ports must lie in 20701..20899, were " + firstPort + ".." + lastPort);
+        }
+        this.clusterName = clusterName;
+        this.firstPort = firstPort;
+        this.lastPort = lastPort;
+    }
+
+    /** A member configuration that joins this cluster on {@code port}. */
+    Config config(int port) {
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
+        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = config.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true);
+        for (int p = firstPort; p <= lastPort; p++) {
+            join.getTcpIpConfig().addMember("127.0.0.1:" + p);
+        }
+        return config;
+    }
+
+    HazelcastInstance start(int port) {
+        return start(config(port));
+    }
+
+    HazelcastInstance start(Config config) {
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
+        synchronized (started) {
+            started.add(hz);
+        }
+        return hz;
+    }
+
+    void stop(HazelcastInstance hz) {
+        synchronized (started) {
+            started.remove(hz);
+        }
+        hz.shutdown();
+    }
+
+    @Override
+    public void close() {
+        List<HazelcastInstance> all;
+        synchronized (started) {
+            all = new ArrayList<>(started);
+            started.clear();
+        }
+        all.forEach(HazelcastInstance::shutdown);
+    }
+
+    /** Polls until {@code condition} holds; fails after {@link #DEADLINE} saying what was awaited. */
+    static void await(BooleanSupplier condition, String what) {
+        long end = System.nanoTime() + DEADLINE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + DEADLINE + ": " + what);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.ketama.quarkus;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.core.Crc32;
+import io.ketama.core.HashStyle;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.ketama.quarkus.LoopbackMembers.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The serving gate and the drain on real members running the extension's cluster part, under a
+ * steady stream of selections on every member. A selection "reaches" its owner at once; the owner
+ * can serve only between its start of serving (before it opens the gate) and the end of its drain.
+ * A joiner and a gracefully stopped member must never be chosen when they cannot serve: zero
+ * failovers.
+ */
+class ServingGateTest {
+
+    private static final Duration COALESCE = Duration.ofMillis(50);
+
+    private final LoopbackMembers members = new LoopbackMembers("ketama-serving-gate", 20731, 20735);
+    private final List<Running> running = new CopyOnWriteArrayList<>();
+    /** Members that can serve now (what a member's key server would say). */
+    private final Set<UUID> canServe = ConcurrentHashMap.newKeySet();
+    private final AtomicLong selections = new AtomicLong();
+    private final List<String> failovers = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean load = new AtomicBoolean(true);
+    private final List<Thread> loaders = new ArrayList<>();
+
+    private record Running(HazelcastInstance hz, ClusterRings rings) {
+        UUID uuid() {
+            return hz.getCluster().getLocalMember().getUuid();
+        }
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        load.set(false);
+        for (Thread t : loaders) {
+            t.join(30_000);
+        }
+        running.forEach(r -> r.rings().close());
+        members.close();
+    }
+
+    /** Starts a gated member running the cluster part; it serves (and opens) only if {@code open}. */
+    private Running start(int port, boolean open) {
+        Config config = members.config(port);
+        MemberAttributes.publish(config, 1, Set.of(), "default", null);
+        MemberAttributes.gate(config);
+        HazelcastInstance hz = members.start(config);
+        ClusterRings rings = ClusterRings.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), MigrationSettings.DEFAULT,
+                MigrationSource.CLUSTER, COALESCE);
+        Running r = new Running(hz, rings);
+        running.add(r);
+        if (open) {
+            canServe.add(r.uuid()); // what serves forwards is in place before the gate opens
+            rings.open();
+        }
+        return r;
+    }
+
+    /** One thread per member, selecting random keys as fast as it can and checking each owner can serve. */
+    private void loadEvery(Running r) {
+        Thread t = new Thread(() -> {
+            SplittableRandom random = new SplittableRandom(r.uuid().getLeastSignificantBits());
+            byte[] key = new byte[16];
+            while (load.get() && running.contains(r)) {
+                random.nextBytes(key);
+                int hash = Crc32.hash(key);
+                RingState state = r.rings().state();
+                var ring = state.rings(r.rings().router().versionFor(hash)).ring();
+                int owner = ring.nodeIndexForHash(hash);
+                if (owner < 0) {
+                    continue;
+                }
+                Member m = ring.node(owner).payload();
+                if (!canServe.contains(m.getUuid())) {
+                    failovers.add(r.hz().getCluster().getLocalMember().getAddress() + " chose " + m.getAddress());
+                }
+                selections.incrementAndGet();
+            }
+        }, "load-" + r.hz().getCluster().getLocalMember().getAddress().getPort());
+        t.setDaemon(true);
+        loaders.add(t);
+        t.start();
+    }
+
+    private static boolean onRings(Running of, Running member) {
+        return of.rings().snapshot().contains(member.hz().getCluster().getLocalMember());
+    }
+
+    @Test
+    void aJoiningAndADrainingMemberAreNeverChosenWhenTheyCannotServe() throws InterruptedException {
+        Running a = start(20731, true);
+        Running b = start(20732, true);
+        Running c = start(20733, true);
+        List<Running> first = List.of(a, b, c);
+        await(() -> first.stream().allMatch(x -> first.stream().allMatch(y -> onRings(x, y))), "three members on every ring");
+        first.forEach(this::loadEvery);
+
+        // A joiner is in the cluster, its rings built, but not serving: nobody places it.
+        Running d = start(20734, false);
+        loadEvery(d);
+        await(() -> first.stream().allMatch(x -> x.hz().getCluster().getMembers().size() == 4), "four members in the cluster");
+        long before = selections.get();
+        await(() -> selections.get() > before + 20_000, "selections while the joiner waits");
+        assertThat(first).noneMatch(x -> onRings(x, d));
+        assertThat(d.rings().servingState()).isEqualTo(ServingState.STARTING);
+
+        // It opens: every member places it, and keys go to it.
+        canServe.add(d.uuid());
+        d.rings().open();
+        List<Running> four = List.of(a, b, c, d);
+        await(() -> four.stream().allMatch(x -> four.stream().allMatch(y -> onRings(x, y))), "four members on every ring");
+
+        // b drains: every member lets it go before drain returns; only then does b stop serving.
+        RingsLeft left = b.rings().drain(Duration.ofSeconds(30), Duration.ofSeconds(1));
+        assertThat(left.unconfirmed()).isEmpty();
+        assertThat(left.confirmed()).isEqualTo(3);
+        assertThat(List.of(a, c, d)).noneMatch(x -> onRings(x, b));
+        canServe.remove(b.uuid());
+        long afterDrain = selections.get();
+        await(() -> selections.get() > afterDrain + 20_000, "selections after the drain");
+        running.remove(b);
+        b.rings().close();
+        members.stop(b.hz());
+        await(() -> a.hz().getCluster().getMembers().size() == 3, "b out of the cluster");
+        long afterStop = selections.get();
+        await(() -> selections.get() > afterStop + 20_000, "selections after the stop");
+
+        assertThat(failovers).as("selections of a member that could not serve, of %d", selections.get()).isEmpty();
+    }
+}
