@@ -17,6 +17,18 @@ public interface RouterConfig {
 
     Forward forward();
 
+    Admission admission();
+
+    interface Admission {
+        /**
+         * {@code /cache/} requests this member works on at once (served here, forwarded, waiting for
+         * the origin); past it, a request is answered 503 with {@code Retry-After} at once. Set it
+         * to a few times the requests in flight at which the member reaches its peak throughput.
+         */
+        @WithDefault("128")
+        int maxInFlight();
+    }
+
     interface Cache {
         /** Most bytes the local cache holds (keys, bodies, per-entry overhead), e.g. {@code 64M}, {@code 1G}. */
         @WithDefault("64M")

@@ -3,6 +3,7 @@ package io.ketama.router;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.LocalCache;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
@@ -17,7 +18,8 @@ import java.util.Map;
  * the local cache through Micrometer's Caffeine binder ({@code cache_size}, {@code cache_gets_total{result}},
  * {@code cache_puts_total}, {@code cache_evictions_total}, ... tagged {@code cache="ketama-router"}),
  * plus what the binder has no meter for: {@code ketama_router_cache_bytes} (the weighted size its
- * bound counts) and {@code ketama_router_cache_max_bytes}.
+ * bound counts) and {@code ketama_router_cache_max_bytes}; admission's
+ * {@code ketama_router_admission_in_flight}, {@code _max_in_flight} and {@code _refused_total}.
  */
 @Startup
 @Singleton
@@ -30,7 +32,7 @@ class RouterMetrics {
     private final Map<CacheStatus, Counter> forwarded = new EnumMap<>(CacheStatus.class);
     private final Counter failovers;
 
-    RouterMetrics(MeterRegistry registry, RouterRuntime runtime) {
+    RouterMetrics(MeterRegistry registry, RouterRuntime runtime, CacheAdmission admission) {
         for (CacheStatus status : CacheStatus.values()) {
             local.put(status, requests(registry, status, "local"));
             if (status != CacheStatus.BYPASS) { // a bypass is always this member's own fetch
@@ -39,6 +41,13 @@ class RouterMetrics {
         }
         failovers = Counter.builder("ketama.router.failovers")
                 .description("Candidate members that failed to serve a key before another served it")
+                .register(registry);
+        Gauge.builder("ketama.router.admission.in.flight", admission, CacheAdmission::inFlight)
+                .description("/cache/ requests this member works on now").register(registry);
+        Gauge.builder("ketama.router.admission.max.in.flight", admission, CacheAdmission::maxInFlight)
+                .description("/cache/ requests this member works on at most; past it, 503").register(registry);
+        FunctionCounter.builder("ketama.router.admission.refused", admission, CacheAdmission::refused)
+                .description("/cache/ requests answered 503 at once because this member had its limit under way")
                 .register(registry);
         LocalCache cache = runtime.cache();
         Gauge.builder("ketama.router.cache.bytes", cache, LocalCache::weightedBytes)

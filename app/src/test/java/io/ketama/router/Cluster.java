@@ -34,8 +34,13 @@ final class Cluster implements AutoCloseable {
 
     /** As {@link #add(Set)}, with {@code origin} behind the member's cache. */
     TestMember add(Set<String> features, io.ketama.router.serving.Origin origin) {
+        return add(features, origin, 256);
+    }
+
+    /** As {@link #add(Set, io.ketama.router.serving.Origin)}, with at most {@code originLimit} fetches under way. */
+    TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit) {
         int appPort = app.getCluster().getLocalMember().getAddress().getPort();
-        TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin);
+        TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin, originLimit);
         members.add(m);
         awaitRingSize(1 + liveMembers());
         return m;
@@ -57,10 +62,15 @@ final class Cluster implements AutoCloseable {
     }
 
     static void await(String what, BooleanSupplier condition) {
+        await(() -> what, condition);
+    }
+
+    /** As {@link #await(String, BooleanSupplier)}, describing what it waited for as things stand when it gives up. */
+    static void await(java.util.function.Supplier<String> what, BooleanSupplier condition) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
         while (!condition.getAsBoolean()) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("gave up waiting for " + what);
+                throw new AssertionError("gave up waiting for " + what.get());
             }
             try {
                 Thread.sleep(20);

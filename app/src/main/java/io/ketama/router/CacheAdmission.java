@@ -1,0 +1,82 @@
+package io.ketama.router;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Admission of {@code /cache/} requests on this member: at most
+ * {@code ketama.router.admission.max-in-flight} under way at once (served here, forwarded, or
+ * waiting for the origin). Past it a request is answered at once with a 503 {@code overloaded}
+ * problem and {@code Retry-After}, written from a prepared body before any routing, so turning a
+ * request away costs a small fraction of serving one: an overloaded member spends its time on the
+ * requests it took instead of letting every request wait longer (by Little's law, with the limit
+ * at L and a member answering R requests a second, no admitted request queues for more than
+ * about L / R).
+ */
+@Singleton
+class CacheAdmission {
+
+    /** Runs before Quarkus REST's own route, which has the order 0 or later. */
+    private static final int ORDER = -1_000;
+
+    private final int maxInFlight;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final LongAdder refused = new LongAdder();
+    private final Buffer refusal;
+
+    CacheAdmission(RouterConfig config, ObjectMapper json) {
+        this.maxInFlight = RouterRuntime.configured("ketama.router.admission.max-in-flight", () -> {
+            int max = config.admission().maxInFlight();
+            if (max < 1 || max > 1_000_000) {
+                throw new IllegalArgumentException("must be in 1..1000000, was " + max);
+            }
+            return max;
+        });
+        try {
+            this.refusal = Buffer.buffer(json.writeValueAsBytes(new Problem(ProblemType.OVERLOADED,
+                    "this member has " + maxInFlight + " requests under way, its limit; retry shortly", null, Map.of())));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the overload problem document cannot be written", e);
+        }
+    }
+
+    void register(@Observes Router router) {
+        router.route(CacheResource.PREFIX + "*").order(ORDER).handler(this::admit);
+    }
+
+    private void admit(RoutingContext ctx) {
+        if (inFlight.incrementAndGet() > maxInFlight) {
+            inFlight.decrementAndGet();
+            refused.increment();
+            ctx.response().setStatusCode(ProblemType.OVERLOADED.status())
+                    .putHeader("Content-Type", Problem.MEDIA_TYPE)
+                    .putHeader("Retry-After", "1")
+                    .end(refusal);
+            return;
+        }
+        ctx.addEndHandler(done -> inFlight.decrementAndGet());
+        ctx.next();
+    }
+
+    /** Requests under way now. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    int maxInFlight() {
+        return maxInFlight;
+    }
+
+    /** Requests turned away since start-up. */
+    long refused() {
+        return refused.sum();
+    }
+}
