@@ -1,5 +1,6 @@
 package io.ketama.router;
 
+import io.ketama.quarkus.ForwardOutcomes;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.LocalCache;
 import io.micrometer.core.instrument.Counter;
@@ -11,6 +12,7 @@ import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The service's own meters, registered at start-up so {@code /q/metrics} lists them from the first
@@ -23,7 +25,7 @@ import java.util.Map;
  */
 @Startup
 @Singleton
-class RouterMetrics {
+class RouterMetrics implements ForwardOutcomes {
 
     /** The {@code cache} tag of the local cache's meters. */
     static final String CACHE_NAME = "ketama-router";
@@ -31,6 +33,9 @@ class RouterMetrics {
     private final Map<CacheStatus, Counter> local = new EnumMap<>(CacheStatus.class);
     private final Map<CacheStatus, Counter> forwarded = new EnumMap<>(CacheStatus.class);
     private final Counter failovers;
+    /** Forwards tried and failed, for the migration ramp's brake (ForwardOutcomes). */
+    private final LongAdder forwards = new LongAdder();
+    private final LongAdder failedForwards = new LongAdder();
 
     RouterMetrics(MeterRegistry registry, RouterRuntime runtime, CacheAdmission admission) {
         for (CacheStatus status : CacheStatus.values()) {
@@ -69,6 +74,18 @@ class RouterMetrics {
         (wasForwarded ? forwarded : local).get(status).increment();
         if (failedCandidates > 0) {
             failovers.increment(failedCandidates);
+            failedForwards.add(failedCandidates);
         }
+        forwards.add(failedCandidates + (wasForwarded ? 1 : 0)); // every failed candidate was a forward
+    }
+
+    @Override
+    public long forwards() {
+        return forwards.sum();
+    }
+
+    @Override
+    public long failedForwards() {
+        return failedForwards.sum();
     }
 }

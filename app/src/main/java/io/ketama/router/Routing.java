@@ -3,6 +3,7 @@ package io.ketama.router;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.ketama.quarkus.Selection;
+import io.ketama.quarkus.ServingState;
 import jakarta.inject.Singleton;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,13 +58,15 @@ class Routing {
     }
 
     /**
-     * The current snapshot, once the rings are ready.
+     * The current snapshot, once the rings are ready (or while this member drains).
      *
      * @throws ProblemException 503 while they are not
      */
     RingSnapshot readySnapshot() {
         RingSnapshot snapshot = selector.snapshot();
-        if (!selector.isReady() || snapshot == null) {
+        // A draining member left the rings on purpose and still routes what reaches it to the owners.
+        boolean routes = selector.isReady() || selector.servingState() == ServingState.DRAINING;
+        if (!routes || snapshot == null) {
             throw new ProblemException(ProblemType.RING_NOT_READY, snapshot == null
                     ? "the rings are not built yet: this member is still joining the cluster; retry shortly"
                     : "this member is not on the rings yet (generation " + snapshot.generation() + ": " + snapshot.reason()

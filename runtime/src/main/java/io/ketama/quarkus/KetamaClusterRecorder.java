@@ -19,6 +19,12 @@ public class KetamaClusterRecorder {
                 () -> Arc.container().instance(ClusterSettings.class).get().adminToken());
     }
 
+    /** The handler of {@code /q/ketama/ramp}. */
+    public Handler<RoutingContext> rampHandler() {
+        return new RampAdminHandler(() -> Arc.container().instance(RingSelector.class).get(),
+                () -> Arc.container().instance(ClusterSettings.class).get().adminToken());
+    }
+
     /** Drains this member at the start of a graceful stop. */
     public ShutdownListener drainListener() {
         return new DrainOnShutdown();

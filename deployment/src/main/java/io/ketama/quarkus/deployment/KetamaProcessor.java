@@ -42,6 +42,8 @@ class KetamaProcessor {
     static final String FEATURE = "ketama";
     /** Path of the migration admin resource under the management root path ({@code /q} by default). */
     static final String MIGRATION_PATH = "ketama/migration";
+    /** Path of the migration ramp admin resource. */
+    static final String RAMP_PATH = "ketama/ramp";
 
     /** Package-private classes of the runtime module, named because they are not visible from here. */
     static final String PRODUCERS = "io.ketama.quarkus.KetamaProducers";
@@ -133,7 +135,7 @@ class KetamaProcessor {
     }
 
     /**
-     * The admin plane ({@code GET/PUT /q/ketama/migration}), mounted only on the management
+     * The admin plane ({@code /q/ketama/migration}, {@code /q/ketama/ramp}), mounted only on the management
      * interface: with {@code quarkus.management.enabled=false} there is none, rather than one on the
      * application's public port.
      */
@@ -147,6 +149,7 @@ class KetamaProcessor {
             return;
         }
         routes.produce(paths.routeBuilder().management().route(MIGRATION_PATH).handler(recorder.migrationHandler()).build());
+        routes.produce(paths.routeBuilder().management().route(RAMP_PATH).handler(recorder.rampHandler()).build());
     }
 
     /** Drains this member at the start of a graceful stop, before the HTTP server stops taking requests. */

@@ -1,0 +1,329 @@
+package io.ketama.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service as operators run it: separate JVMs of the packaged application on 127.0.0.1, in the
+ * prod profile, talking to each other through Hazelcast and answering clients over HTTP. One test,
+ * in the order an operator would go:
+ * <ol>
+ *   <li>three members; one guarded {@code PUT /q/ketama/migration} on one member's management port
+ *       reaches every member with the same generation; without the token, or with a wrong one, 401;</li>
+ *   <li>under a steady client load that follows readiness (as a load balancer does), a fourth member
+ *       joins and one member is stopped gracefully (SIGTERM): zero failovers and zero client errors;</li>
+ *   <li>the stopped member restarts with another configured migration and adopts the cluster's;</li>
+ *   <li>every member stops: the next cluster starts from its first member's configuration again.</li>
+ * </ol>
+ * Ports: HTTP 20011–20015, management 20111–20115, Hazelcast 20751–20755 (engineer "cluster"'s block).
+ */
+class ClusterControlIT {
+
+    private static final Path JAR = Path.of(System.getProperty("ketama.app.jar", "target/quarkus-app/quarkus-run.jar"));
+    private static final String TOKEN = "cluster-control-it-" + UUID.randomUUID();
+    private static final Duration DEADLINE = Duration.ofSeconds(120);
+    private static final List<String> HAZELCAST_FLAGS = List.of("--add-modules", "java.se",
+            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+
+    private static final String CLUSTER = "ketama-it-" + UUID.randomUUID();
+    private static final String MEMBERS = "127.0.0.1:20751,127.0.0.1:20752,127.0.0.1:20753,127.0.0.1:20754,127.0.0.1:20755";
+    private static final List<Member> STARTED = new CopyOnWriteArrayList<>();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** One JVM of the application. */
+    private record Member(int index, Process process, Path log) {
+        int httpPort() {
+            return 20010 + index;
+        }
+
+        int managementPort() {
+            return 20110 + index;
+        }
+
+        String name() {
+            return "member " + index + " (HTTP " + httpPort() + ")";
+        }
+    }
+
+    @AfterAll
+    static void stopAll() {
+        for (Member m : STARTED) {
+            m.process().destroyForcibly();
+        }
+    }
+
+    private static Member start(int index, String mode, Path logs) throws IOException {
+        Path log = logs.resolve("member-" + index + ".log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(HAZELCAST_FLAGS);
+        command.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC",
+                "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + (20010 + index),
+                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=" + (20110 + index),
+                "-Dquarkus.ketama.hazelcast.cluster-name=" + CLUSTER,
+                "-Dquarkus.ketama.hazelcast.port=" + (20750 + index),
+                "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
+                "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
+                "-Dquarkus.ketama.hazelcast.members=" + MEMBERS,
+                "-Dquarkus.ketama.migration.mode=" + mode,
+                "-Dquarkus.ketama.rebuild.coalesce-delay=50ms",
+                "-Dketama.router.origin.demo-delay=0ms",
+                "-Dhazelcast.phone.home.enabled=false",
+                "-jar", JAR.toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("QUARKUS_KETAMA_ADMIN_TOKEN", TOKEN);
+        Member m = new Member(index, builder.start(), log);
+        STARTED.add(m);
+        return m;
+    }
+
+    private static void stopGracefully(Member m) throws InterruptedException {
+        m.process().destroy(); // SIGTERM: Quarkus's graceful stop, with the drain
+        if (!m.process().waitFor(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new AssertionError(m.name() + " did not stop within " + DEADLINE + "; log " + m.log());
+        }
+        STARTED.remove(m);
+    }
+
+    private static HttpResponse<String> get(String url) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static HttpResponse<String> put(Member m, String body, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.managementPort() + "/q/ketama/migration"))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static boolean ready(Member m) {
+        HttpResponse<String> r = get("http://127.0.0.1:" + m.httpPort() + "/q/health/ready");
+        return r != null && r.statusCode() == 200;
+    }
+
+    /** The generation a member reports applying, or -1 when it does not answer. */
+    private static long generation(Member m) {
+        HttpResponse<String> r = get("http://127.0.0.1:" + m.managementPort() + "/q/ketama/migration");
+        if (r == null || r.statusCode() != 200) {
+            return -1;
+        }
+        Matcher g = Pattern.compile("\"generation\":(\\d+)").matcher(r.body());
+        return g.find() ? Long.parseLong(g.group(1)) : -1;
+    }
+
+    private static String migration(Member m) {
+        HttpResponse<String> r = get("http://127.0.0.1:" + m.managementPort() + "/q/ketama/migration");
+        return r == null ? "(no answer)" : r.body();
+    }
+
+    private static double failoversCounted(Member m) {
+        HttpResponse<String> r = get("http://127.0.0.1:" + m.managementPort() + "/q/metrics");
+        assertThat(r).as("metrics of %s", m.name()).isNotNull();
+        Matcher c = Pattern.compile("(?m)^ketama_router_failovers_total(?:\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(r.body());
+        return c.find() ? Double.parseDouble(c.group(1)) : 0;
+    }
+
+    private static void await(String what, BooleanSupplier condition, List<Member> logsOf) throws InterruptedException {
+        long end = System.nanoTime() + DEADLINE.toNanos();
+        while (!condition.getAsBoolean()) {
+            for (Member m : logsOf) {
+                if (!m.process().isAlive()) {
+                    throw new AssertionError(m.name() + " exited while waiting for " + what + "; log " + m.log());
+                }
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + DEADLINE + ": " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * Clients that act like a load balancer: they send to the members in service, which are the ones
+     * whose readiness answered 200 at the last probe (every 200 ms), round robin, and count every
+     * answer that is not a 200 and every answer that says a failover happened.
+     */
+    private static final class Load implements AutoCloseable {
+        final Set<Member> inService = ConcurrentHashMap.newKeySet();
+        final AtomicLong requests = new AtomicLong();
+        final List<String> errors = new CopyOnWriteArrayList<>();
+        final List<String> failovers = new CopyOnWriteArrayList<>();
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final List<Thread> threads = new ArrayList<>();
+        final List<Member> candidates = new CopyOnWriteArrayList<>();
+
+        Load(List<Member> members, int clients) {
+            candidates.addAll(members);
+            for (Member m : members) {
+                if (ready(m)) {
+                    inService.add(m);
+                }
+            }
+            Thread prober = new Thread(() -> {
+                while (running.get()) {
+                    for (Member m : candidates) {
+                        if (ready(m)) {
+                            inService.add(m);
+                        } else {
+                            inService.remove(m);
+                        }
+                    }
+                    sleep(200);
+                }
+            }, "readiness-prober");
+            threads.add(prober);
+            for (int c = 0; c < clients; c++) {
+                int client = c;
+                threads.add(new Thread(() -> {
+                    long n = 0;
+                    while (running.get()) {
+                        List<Member> serving = new ArrayList<>(inService);
+                        if (serving.isEmpty()) {
+                            sleep(10);
+                            continue;
+                        }
+                        Member m = serving.get((int) (n % serving.size()));
+                        String key = "it-" + client + "-" + (n % 500);
+                        n++;
+                        HttpResponse<String> r = get("http://127.0.0.1:" + m.httpPort() + "/cache/" + key);
+                        requests.incrementAndGet();
+                        if (r == null || r.statusCode() != 200) {
+                            errors.add(m.name() + " " + key + ": " + (r == null ? "no answer" : r.statusCode() + " " + r.body()));
+                        } else if (r.headers().firstValue("X-Ketama-Failover").isPresent()) {
+                            failovers.add(m.name() + " " + key + ": " + r.headers().map());
+                        }
+                    }
+                }, "client-" + c));
+            }
+            threads.forEach(Thread::start);
+        }
+
+        void add(Member m) {
+            candidates.add(m);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running.set(false);
+            for (Thread t : threads) {
+                t.join(30_000);
+            }
+        }
+
+        private static void sleep(long ms) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Test
+    void oneSwitchForTheWholeClusterAndNoFailoverWhenMembersComeAndGo() throws Exception {
+        assertThat(JAR).as("the packaged application (mvn package)").exists();
+        Path logs = Files.createDirectories(Path.of("target", "cluster-control-it"));
+        Member a = start(1, "v1", logs);
+        Member b = start(2, "v1", logs);
+        Member c = start(3, "v1", logs);
+        List<Member> three = List.of(a, b, c);
+        await("three members ready", () -> three.stream().allMatch(ClusterControlIT::ready), three);
+
+        // (1) one guarded call, every member, the same generation
+        long before = generation(a);
+        assertThat(put(a, "{\"mode\":\"split\",\"v2SharePercent\":50,\"shadow\":true}", null).statusCode()).isEqualTo(401);
+        assertThat(put(a, "{\"mode\":\"split\",\"v2SharePercent\":50,\"shadow\":true}", "Bearer " + TOKEN + "-not").statusCode())
+                .isEqualTo(401);
+        assertThat(generation(a)).isEqualTo(before);
+        HttpResponse<String> changed = put(b, "{\"mode\":\"split\",\"v2SharePercent\":50,\"shadow\":true}", "Bearer " + TOKEN);
+        assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+        long generation = before + 1;
+        await("generation " + generation + " on every member",
+                () -> three.stream().allMatch(m -> generation(m) == generation), three);
+        for (Member m : three) {
+            assertThat(migration(m)).contains("\"mode\":\"split\"").contains("\"v2SharePercent\":50.0");
+        }
+
+        // (2) under load: a member joins, a member stops gracefully
+        Map<Member, Double> failoversBefore = new LinkedHashMap<>();
+        for (Member m : List.of(a, c)) {
+            failoversBefore.put(m, failoversCounted(m));
+        }
+        Member d;
+        try (Load load = new Load(three, 4)) {
+            await("load flowing", () -> load.requests.get() > 300, three);
+            d = start(4, "v2", logs);
+            load.add(d);
+            await("the joiner in service", () -> load.inService.contains(d), List.of(a, b, c, d));
+            assertThat(generation(d)).as("the joiner adopted the cluster's generation").isEqualTo(generation);
+            long afterJoin = load.requests.get();
+            await("load after the join", () -> load.requests.get() > afterJoin + 500, List.of(a, b, c, d));
+
+            stopGracefully(b);
+            long afterStop = load.requests.get();
+            await("load after the stop", () -> load.requests.get() > afterStop + 500, List.of(a, c, d));
+            load.close();
+            System.out.printf("ClusterControlIT: %d requests, %d errors, %d failovers%n", load.requests.get(),
+                    load.errors.size(), load.failovers.size());
+            assertThat(load.errors).as("client errors of %d requests", load.requests.get()).isEmpty();
+            assertThat(load.failovers).as("answers that needed a failover, of %d requests", load.requests.get()).isEmpty();
+        }
+        for (Member m : List.of(a, c)) {
+            assertThat(failoversCounted(m)).as("failovers counted by %s", m.name()).isEqualTo(failoversBefore.get(m));
+        }
+
+        // (3) a rolling restart: b comes back with another configured migration and adopts the cluster's
+        Member b2 = start(2, "v2", logs);
+        await("b back", () -> ready(b2), List.of(a, c, d, b2));
+        assertThat(generation(b2)).isEqualTo(generation);
+        assertThat(migration(b2)).contains("\"mode\":\"split\"");
+
+        // (4) a full restart: the new cluster starts from its first member's configuration
+        for (Member m : List.of(a, c, d, b2)) {
+            stopGracefully(m);
+        }
+        Member fresh = start(5, "v2", logs);
+        await("the new cluster", () -> ready(fresh), List.of(fresh));
+        assertThat(generation(fresh)).isEqualTo(1);
+        assertThat(migration(fresh)).contains("\"mode\":\"v2\"").contains("configuration of");
+        stopGracefully(fresh);
+    }
+}

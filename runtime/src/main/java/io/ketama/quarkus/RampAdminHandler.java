@@ -1,0 +1,192 @@
+package io.ketama.quarkus;
+
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * {@code GET/PUT/DELETE /q/ketama/ramp} on the management interface: a scheduled ramp of the v2
+ * share with a brake ({@link MigrationRamp}), driven by the member that receives the PUT.
+ *
+ * <ul>
+ *   <li>{@code GET}: 200 with the last ramp's {@code phase} ({@code none} when none was started),
+ *       plan, progress, last event and this member's step/hold/rollback counts.</li>
+ *   <li>{@code PUT} (token as for the migration): a JSON plan {@code {"steps":[1,10,50,100],
+ *       "intervalSeconds":300, "maxPredictedMissPercent":2, "maxForwardErrorPercent":1,
+ *       "rollback":true, "minSamples":100}} (only {@code steps} and {@code intervalSeconds} required)
+ *       starts it: the first step is taken at once. 409 while another ramp runs here, 412 when the
+ *       migration state changed under the first step, 400 for a bad plan.</li>
+ *   <li>{@code DELETE} (token): stops the running ramp where it is; 409 when none runs here.</li>
+ * </ul>
+ */
+final class RampAdminHandler implements Handler<RoutingContext> {
+
+    private static final Logger LOG = Logger.getLogger(RampAdminHandler.class);
+    static final Set<String> FIELDS = Set.of("steps", "intervalSeconds", "maxPredictedMissPercent", "maxForwardErrorPercent",
+            "rollback", "minSamples");
+    static final String ALLOWED = "a JSON object: steps (rising v2 shares in (0, 100], at most " + RampPlan.MAX_STEPS
+            + "), intervalSeconds (>= 1), and optionally maxPredictedMissPercent and maxForwardErrorPercent (0 to 100), "
+            + "rollback (true or false, needs maxForwardErrorPercent), minSamples (>= 1, default " + RampPlan.DEFAULT_MIN_SAMPLES + ")";
+
+    private final Supplier<RingSelector> selector;
+    private final Supplier<Optional<String>> token;
+
+    RampAdminHandler(Supplier<RingSelector> selector, Supplier<Optional<String>> token) {
+        this.selector = selector;
+        this.token = token;
+    }
+
+    @Override
+    public void handle(RoutingContext rc) {
+        HttpMethod method = rc.request().method();
+        if (HttpMethod.GET.equals(method)) {
+            // the ramp's lock may be held across a remote compare-and-set: read it off the event loop
+            rc.vertx().executeBlocking(() -> view(ramp()), false)
+                    .onSuccess(view -> AdminHttp.json(rc, 200, view, null))
+                    .onFailure(rc::fail);
+        } else if (HttpMethod.PUT.equals(method)) {
+            if (AdminHttp.authorized(rc, token.get(), "PUT ramp")) {
+                AdminHttp.body(rc, body -> start(rc, body));
+            }
+        } else if (HttpMethod.DELETE.equals(method)) {
+            if (AdminHttp.authorized(rc, token.get(), "DELETE ramp")) {
+                cancel(rc);
+            }
+        } else {
+            AdminHttp.methodNotAllowed(rc, "GET, PUT, DELETE");
+        }
+    }
+
+    private MigrationRamp ramp() {
+        return selector.get().cluster().ramp();
+    }
+
+    private void start(RoutingContext rc, String body) {
+        RampPlan plan;
+        try {
+            plan = parse(body);
+        } catch (IllegalArgumentException e) {
+            AdminHttp.problem(rc, 400, "invalid-ramp", "Invalid ramp", e.getMessage() + "; expected " + ALLOWED);
+            return;
+        }
+        String caller = AdminHttp.caller(rc.request());
+        rc.vertx().executeBlocking(() -> ramp().start(plan, "admin " + caller), false).onComplete(done -> {
+            if (done.succeeded()) {
+                LOG.infof("ketama admin: %s started a ramp: %s", caller, plan);
+                AdminHttp.json(rc, 200, view(ramp()), null);
+            } else if (done.cause() instanceof MigrationConflictException conflict) {
+                AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflict.getMessage());
+            } else if (done.cause() instanceof IllegalStateException running) {
+                AdminHttp.problem(rc, 409, "ramp-running", "A ramp is running", running.getMessage());
+            } else {
+                rc.fail(done.cause());
+            }
+        });
+    }
+
+    private void cancel(RoutingContext rc) {
+        String caller = AdminHttp.caller(rc.request());
+        rc.vertx().executeBlocking(() -> {
+            ramp().cancel("admin " + caller);
+            return view(ramp());
+        }, false).onComplete(done -> {
+            if (done.succeeded()) {
+                LOG.infof("ketama admin: %s cancelled the ramp", caller);
+                AdminHttp.json(rc, 200, done.result(), null);
+            } else if (done.cause() instanceof IllegalStateException none) {
+                AdminHttp.problem(rc, 409, "no-ramp", "No ramp is running", none.getMessage());
+            } else {
+                rc.fail(done.cause());
+            }
+        });
+    }
+
+    static RampPlan parse(String body) {
+        Object value;
+        try {
+            value = body == null || body.isBlank() ? null : Json.decodeValue(body);
+        } catch (DecodeException e) {
+            throw new IllegalArgumentException("the body is not JSON");
+        }
+        if (!(value instanceof JsonObject object)) {
+            throw new IllegalArgumentException("the body is not a JSON object");
+        }
+        for (String name : object.fieldNames()) {
+            if (!FIELDS.contains(name)) {
+                throw new IllegalArgumentException("unknown field \"" + (name.length() > 40 ? name.substring(0, 40) : name) + "\"");
+            }
+        }
+        Map<String, Object> map = object.getMap();
+        if (!(map.get("steps") instanceof List<?> rawSteps)) {
+            throw new IllegalArgumentException("steps must be a list of numbers");
+        }
+        List<Double> steps = new ArrayList<>();
+        for (Object s : rawSteps) {
+            if (!(s instanceof Number n)) {
+                throw new IllegalArgumentException("steps must be a list of numbers, has " + Json.encode(s));
+            }
+            steps.add(n.doubleValue());
+        }
+        if (!(map.get("intervalSeconds") instanceof Number interval) || interval.doubleValue() != Math.rint(interval.doubleValue())) {
+            throw new IllegalArgumentException("intervalSeconds must be a whole number of seconds");
+        }
+        Double miss = optionalNumber(map, "maxPredictedMissPercent");
+        Double errors = optionalNumber(map, "maxForwardErrorPercent");
+        Object rollback = map.getOrDefault("rollback", false);
+        if (!(rollback instanceof Boolean rollbackFlag)) {
+            throw new IllegalArgumentException("rollback must be true or false");
+        }
+        Object minSamples = map.getOrDefault("minSamples", RampPlan.DEFAULT_MIN_SAMPLES);
+        if (!(minSamples instanceof Number m) || m.doubleValue() != Math.rint(m.doubleValue())) {
+            throw new IllegalArgumentException("minSamples must be a whole number");
+        }
+        return new RampPlan(steps, Duration.ofSeconds(interval.longValue()), miss, errors, rollbackFlag, m.longValue());
+    }
+
+    private static Double optionalNumber(Map<String, Object> map, String name) {
+        Object v = map.get(name);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof Number n)) {
+            throw new IllegalArgumentException(name + " must be a number");
+        }
+        return n.doubleValue();
+    }
+
+    static JsonObject view(MigrationRamp ramp) {
+        MigrationRamp.Status status = ramp.status();
+        JsonObject counts = new JsonObject().put("steps", ramp.steps()).put("holds", ramp.holds()).put("rollbacks", ramp.rollbacks());
+        if (status == null) {
+            return new JsonObject().put("phase", "none").put("counts", counts);
+        }
+        RampPlan plan = status.plan();
+        JsonObject p = new JsonObject()
+                .put("steps", new JsonArray(plan.steps()))
+                .put("intervalSeconds", plan.interval().toSeconds())
+                .put("maxPredictedMissPercent", plan.maxPredictedMissPercent())
+                .put("maxForwardErrorPercent", plan.maxForwardErrorPercent())
+                .put("rollback", plan.rollback())
+                .put("minSamples", plan.minSamples());
+        return new JsonObject()
+                .put("phase", status.phase().label())
+                .put("plan", p)
+                .put("stepsTaken", status.stepsTaken())
+                .put("event", status.event())
+                .put("nextStepAt", status.nextStepAt() == null ? null : status.nextStepAt().toString())
+                .put("counts", counts);
+    }
+}
