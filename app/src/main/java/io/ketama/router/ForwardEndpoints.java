@@ -5,29 +5,49 @@ import io.ketama.quarkus.HazelcastConfigCustomizer;
 import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.HazelcastForwarding;
+import io.ketama.router.forwarding.HttpForwardHandler;
+import io.ketama.router.forwarding.HttpForwarding;
 import io.ketama.router.forwarding.PeerEndpoints;
+import io.ketama.router.forwarding.TransportKind;
+import io.quarkus.runtime.LaunchMode;
 import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 /**
  * Where this member takes other members' forwards, whichever transport they use: the binary
- * channel's server (bound before the member joins, so its port can be published), the Hazelcast
- * transport's payloads and executor, and the member attributes that tell the others the ports.
- * Every transport hands what it receives to the one {@link ForwardReceiver}.
+ * channel's server (bound before the member joins, so its port can be published), the path of the
+ * {@code http} transport on the HTTP server, the Hazelcast transport's payloads and executor, and
+ * the member attributes that tell the others the ports. Every transport hands what it receives to
+ * the one {@link ForwardReceiver}.
  */
 @Singleton
 class ForwardEndpoints implements HazelcastConfigCustomizer {
 
     private static final Logger LOG = Logger.getLogger(ForwardEndpoints.class);
+    /** Before Quarkus REST's own route. */
+    private static final int ORDER = -1_000;
 
     private final RouterConfig config;
     private final ForwardReceiver receiver = new ForwardReceiver();
     private final BinaryForwardServer binary;
+    /** The HTTP port as configured; 0 when Quarkus picks one at start, too late to publish. */
+    private final int httpPort;
 
     ForwardEndpoints(RouterConfig config, Vertx vertx) {
         this.config = config;
+        this.httpPort = ConfigProvider.getConfig().getOptionalValue(
+                LaunchMode.current() == LaunchMode.TEST ? "quarkus.http.test-port" : "quarkus.http.port", Integer.class)
+                .orElse(LaunchMode.current() == LaunchMode.TEST ? 8081 : 8080);
+        if (config.forward().transport() == TransportKind.HTTP && httpPort == 0) {
+            throw new IllegalArgumentException("invalid configuration ketama.router.forward.transport: http forwards to "
+                    + "each member's own HTTP port, which the others learn when it joins: give quarkus.http.port a fixed value, "
+                    + "not 0 (or use the binary transport)");
+        }
         RouterConfig.Forward.Binary b = config.forward().binary();
         this.binary = RouterRuntime.configured("ketama.router.forward.binary", () -> {
             if (b.port() < 0 || b.port() > 65_535) {
@@ -50,6 +70,15 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
             return null;
         });
         hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
+        if (httpPort > 0) {
+            hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(httpPort));
+        }
+    }
+
+    /** The {@code http} transport's path on this member's HTTP server. */
+    void register(@Observes Router router) {
+        HttpForwardHandler handler = new HttpForwardHandler(receiver);
+        router.get(HttpForwarding.PREFIX + "*").order(ORDER).handler(ctx -> handler.handle(ctx.request()));
     }
 
     ForwardReceiver receiver() {

@@ -91,7 +91,15 @@ public interface RouterConfig {
 
         Binary binary();
 
+        Http http();
+
         Hazelcast hazelcast();
+
+        interface Http {
+            /** Keep-alive connections the {@code http} transport keeps to each other member at most. */
+            @WithDefault("64")
+            int maxConnections();
+        }
 
         interface Binary {
             /**

@@ -11,6 +11,8 @@ import io.ketama.router.forwarding.ForwardSettings;
 import io.ketama.router.forwarding.ForwardTransport;
 import io.ketama.router.forwarding.Forwarder;
 import io.ketama.router.forwarding.HazelcastForwardClient;
+import io.ketama.router.forwarding.HttpForwardClient;
+import io.ketama.router.forwarding.TransportKind;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.HttpOrigin;
@@ -70,8 +72,8 @@ class RouterRuntime {
         this.transport = switch (f.transport()) {
             case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()));
             case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx);
-            case HTTP -> throw new IllegalArgumentException("invalid configuration ketama.router.forward.transport: "
-                    + "http is not available yet; use binary or hazelcast");
+            case HTTP -> configured("ketama.router.forward",
+                    () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections()));
         };
         this.forwarder = new Forwarder(transport, settings, uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());
@@ -184,5 +186,10 @@ class RouterRuntime {
 
     FailoverChain chain() {
         return chain;
+    }
+
+    /** How this member sends keys to their owner. */
+    TransportKind transport() {
+        return transport.kind();
     }
 }

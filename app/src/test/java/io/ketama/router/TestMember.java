@@ -9,6 +9,8 @@ import io.ketama.quarkus.MemberAttributes;
 import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.HazelcastForwarding;
+import io.ketama.router.forwarding.HttpForwardHandler;
+import io.ketama.router.forwarding.HttpForwarding;
 import io.ketama.router.forwarding.PeerEndpoints;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
@@ -19,6 +21,8 @@ import io.ketama.router.serving.Origin;
 import io.ketama.router.serving.OriginAnswer;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -31,7 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A plain-Java Hazelcast member in the test JVM that serves forwarded keys the way the service
  * does: the real {@link KeyServer} over a real cache and a bounded origin, behind the real
- * {@link ForwardReceiver} of every transport. It joins the cluster of the Quarkus app under test
+ * {@link ForwardReceiver} of every transport (binary channel, an HTTP server with the forward
+ * path, the Hazelcast executor), on event loops of its own. It joins the cluster of the Quarkus app under test
  * over TCP/IP on 127.0.0.1.
  */
 final class TestMember implements AutoCloseable {
@@ -100,6 +105,17 @@ final class TestMember implements AutoCloseable {
         ForwardReceiver receiver = new ForwardReceiver();
         BinaryForwardServer binary = BinaryForwardServer.start(vertx, "127.0.0.1", 0, receiver);
         config.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
+        HttpForwardHandler forwards = new HttpForwardHandler(receiver);
+        HttpServer http = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+                .requestHandler(request -> {
+                    if (request.uri().startsWith(HttpForwarding.PREFIX)) {
+                        forwards.handle(request);
+                    } else {
+                        request.response().setStatusCode(404).end();
+                    }
+                })
+                .listen().toCompletionStage().toCompletableFuture().join();
+        config.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort()));
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         AtomicInteger fetches = new AtomicInteger();
         Origin counting = key -> {

@@ -1,0 +1,116 @@
+package io.ketama.router.forwarding;
+
+import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.Served;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Forwards by HTTP/1.1 to the owner's own HTTP port ({@link HttpForwarding}), over a pool of
+ * keep-alive connections per peer (Vert.x: the answer arrives on the event loop of the request
+ * that made the forward).
+ */
+public final class HttpForwardClient implements ForwardTransport {
+
+    private static final CacheStatus[] STATUSES = CacheStatus.values();
+
+    private final HttpClient client;
+    private final long expiryMillis;
+
+    /**
+     * @param maxConnectionsPerPeer keep-alive connections kept to each member at most
+     * @param expiry                how long a forward may stay unanswered before this client gives up
+     *                              on it (set it past the guard's timeout)
+     */
+    public HttpForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, int maxConnectionsPerPeer) {
+        if (maxConnectionsPerPeer < 1 || maxConnectionsPerPeer > 10_000) {
+            throw new IllegalArgumentException(".http.max-connections: must be in 1..10000, was " + maxConnectionsPerPeer);
+        }
+        this.client = vertx.createHttpClient(new HttpClientOptions()
+                        .setKeepAlive(true)
+                        .setTcpNoDelay(true)
+                        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis())),
+                new PoolOptions().setHttp1MaxSize(maxConnectionsPerPeer));
+        this.expiryMillis = expiry.toMillis();
+    }
+
+    @Override
+    public CompletionStage<Served> forward(Member target, String key) {
+        PeerEndpoints.Endpoint endpoint;
+        try {
+            endpoint = PeerEndpoints.of(target, PeerEndpoints.HTTP_PORT);
+        } catch (ForwardFailedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String address = Members.address(target);
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.GET)
+                .setHost(endpoint.host())
+                .setPort(endpoint.port())
+                .setURI(HttpForwarding.target(key))
+                .setTimeout(expiryMillis);
+        CompletableFuture<Served> answer = new CompletableFuture<>();
+        client.request(options)
+                .compose(request -> request.send())
+                .compose(response -> response.body().map(body -> served(response, body.getBytes(), address)))
+                .onComplete(result -> {
+                    if (result.succeeded()) {
+                        answer.complete(result.result());
+                    } else {
+                        Throwable cause = result.cause();
+                        answer.completeExceptionally(cause instanceof RuntimeException r && !(cause instanceof io.vertx.core.VertxException)
+                                ? r : new ForwardFailedException("member " + address + " over http: " + cause, cause));
+                    }
+                });
+        return answer;
+    }
+
+    private static Served served(HttpClientResponse response, byte[] body, String address) {
+        String failure = response.getHeader(HttpForwarding.FAILURE);
+        if (failure != null) {
+            int code;
+            try {
+                code = Integer.parseInt(failure.trim());
+            } catch (NumberFormatException e) {
+                code = RemoteFailure.FAILED.code();
+            }
+            throw RemoteFailure.ofCode(code).toException(address, new String(body, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String cache = response.getHeader(HttpForwarding.CACHE);
+        String type = response.getHeader("Content-Type");
+        CacheStatus status = CacheStatus.MISS;
+        if (cache != null) {
+            for (CacheStatus s : STATUSES) {
+                if (s.name().equals(cache)) {
+                    status = s;
+                }
+            }
+        } else {
+            throw new ForwardFailedException("member " + address + " answered a forward without " + HttpForwarding.CACHE
+                    + " (status " + response.statusCode() + "): not a ketama-router forward endpoint");
+        }
+        return new Served(new OriginAnswer(response.statusCode(), type == null ? "application/octet-stream" : type, body),
+                status, address);
+    }
+
+    @Override
+    public TransportKind kind() {
+        return TransportKind.HTTP;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

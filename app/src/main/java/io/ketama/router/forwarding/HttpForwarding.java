@@ -1,0 +1,67 @@
+package io.ketama.router.forwarding;
+
+/**
+ * The wire format of the {@code http} transport: {@code GET /_ketama/forward/<key>} on the owner's
+ * own HTTP port, the key's bytes percent-encoded (every byte but ASCII letters, digits and
+ * {@code -._~}, so the path is a valid URI whatever the key and decodes to the same bytes). The
+ * answer is the origin's status, content type and body with {@code X-Ketama-Cache}; a member that
+ * could not serve answers 502 or 503 with {@code X-Ketama-Forward-Failure} naming why.
+ */
+public final class HttpForwarding {
+
+    /** Path prefix of forwarded keys on a member's HTTP port. */
+    public static final String PREFIX = "/_ketama/forward/";
+    static final String CACHE = "X-Ketama-Cache";
+    static final String FAILURE = "X-Ketama-Forward-Failure";
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private HttpForwarding() {
+    }
+
+    /** The request target for {@code key} (one char per byte). */
+    static String target(String key) {
+        StringBuilder out = new StringBuilder(PREFIX.length() + key.length() + 16).append(PREFIX);
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+                    || c == '_' || c == '~') {
+                out.append(c);
+            } else {
+                int b = c & 0xFF;
+                out.append('%').append(HEX[b >>> 4]).append(HEX[b & 0xF]);
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * The key of a request target made by {@link #target}.
+     *
+     * @throws IllegalArgumentException when it is not one
+     */
+    static String key(String uri) {
+        if (!uri.startsWith(PREFIX) || uri.length() == PREFIX.length()) {
+            throw new IllegalArgumentException("not a forwarded key: " + uri);
+        }
+        StringBuilder key = new StringBuilder(uri.length() - PREFIX.length());
+        for (int i = PREFIX.length(); i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= uri.length()) {
+                    throw new IllegalArgumentException("a '%' must be followed by two hex digits");
+                }
+                int hi = Character.digit(uri.charAt(i + 1), 16);
+                int lo = Character.digit(uri.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    throw new IllegalArgumentException("a '%' must be followed by two hex digits");
+                }
+                key.append((char) (hi << 4 | lo));
+                i += 2;
+            } else {
+                key.append(c);
+            }
+        }
+        return key.toString();
+    }
+}

@@ -1,0 +1,168 @@
+package io.ketama.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.OriginUnavailableException;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * What every forward transport must do, run once per transport (the subclasses): a remote owner
+ * serves and caches a forwarded key, with its status, type and bytes; a failing origin there is a
+ * 502, not the member's fault; a member that stops serving, and one that crashes, are failed over.
+ * ({@link ForwardingTest} and {@link FailoverTest} cover the default transport in depth.)
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class TransportsTest {
+
+    /** Runs the app with {@code ketama.router.forward.transport} set, on a fixed HTTP port (the http transport publishes it). */
+    abstract static class Transport implements QuarkusTestProfile {
+        abstract String transport();
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("ketama.router.forward.transport", transport(),
+                    "quarkus.http.test-port", Integer.toString(freeHttpPort()));
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(LoopbackCluster.class));
+        }
+    }
+
+    /** A free port of 18100-18199 (this project's test block). */
+    static int freeHttpPort() {
+        for (int p = 18100 + (int) (Math.random() * 100), n = 0; n < 100; n++, p = p == 18199 ? 18100 : p + 1) {
+            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
+                return p;
+            } catch (IOException taken) {
+                // next
+            }
+        }
+        throw new IllegalStateException("no free port in 18100-18199");
+    }
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    RingSelector selector;
+
+    Cluster cluster;
+    TestMember b;
+    TestMember c;
+    TestMember cutOff;
+
+    @Inject
+    RouterRuntime runtime;
+
+    abstract String keyPrefix();
+
+    abstract io.ketama.router.forwarding.TransportKind transport();
+
+    @BeforeAll
+    void startMembers() {
+        cluster = new Cluster(hazelcast, selector, keyPrefix());
+        b = cluster.add(Set.of("edge"));
+        c = cluster.add(Set.of("edge"));
+        cutOff = cluster.add(Set.of("cut"), key -> CompletableFuture.failedFuture(
+                new OriginUnavailableException("origin http://origin.invalid refused the connection", null)));
+    }
+
+    @AfterAll
+    void stopMembers() {
+        cluster.close();
+    }
+
+    private Member app() {
+        return hazelcast.getCluster().getLocalMember();
+    }
+
+    private static boolean is(Member a, Member b) {
+        return a.getUuid().equals(b.getUuid());
+    }
+
+    @Test
+    @Order(0)
+    void theConfiguredTransportCarriesTheForwards() {
+        assertThat(runtime.transport()).isEqualTo(transport());
+    }
+
+    @Test
+    @Order(1)
+    void aRemoteOwnerServesAndCachesAForwardedKey() {
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), b.member()));
+        Response first = given().get("/cache/" + key);
+        first.then().statusCode(200)
+                .header(CacheResource.SERVED_BY, b.address())
+                .header(CacheResource.CACHE, "MISS")
+                .contentType("text/plain; charset=ISO-8859-1");
+        assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+        assertThat(b.cached(key)).isNotNull();
+        given().get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.SERVED_BY, b.address())
+                .header(CacheResource.CACHE, "HIT");
+        assertThat(b.originFetches).hasValue(1);
+    }
+
+    @Test
+    @Order(2)
+    void anOriginThatGivesNoAnswerThereIsA502() {
+        String key = cluster.keyWhere(Set.of("cut"), s -> is(s.owner(), cutOff.member()));
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Ketama-Features", "cut").get("/cache/" + key).then().statusCode(502)
+                    .body("type", org.hamcrest.Matchers.equalTo("urn:ketama-router:problem:origin-unavailable"))
+                    .body("detail", org.hamcrest.Matchers.containsString("refused the connection"));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aMemberThatStopsServingIsFailedOver() {
+        b.stopServing();
+        try {
+            String key = cluster.keyWhere(Set.of("edge"), s -> is(s.owner(), b.member()), cluster::cachedByNoMember);
+            given().header("X-Ketama-Features", "edge").get("/cache/" + key).then().statusCode(200)
+                    .header(CacheResource.OWNER, b.address())
+                    .header(CacheResource.SERVED_BY, c.address())
+                    .header(CacheResource.FAILOVER, "1");
+        } finally {
+            b.resumeServing();
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aMemberThatCrashesIsFailedOverAtOnce() {
+        String key = cluster.keyWhere(Set.of("edge"), s -> is(s.owner(), c.member()), cluster::cachedByNoMember);
+        given().header("X-Ketama-Features", "edge").get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.SERVED_BY, c.address());
+        c.crash();
+        given().header("X-Ketama-Features", "edge").get("/cache/" + key).then().statusCode(200)
+                .header(CacheResource.OWNER, c.address())
+                .header(CacheResource.SERVED_BY, org.hamcrest.Matchers.not(c.address()));
+        cluster.awaitRingOfLiveMembers();
+    }
+}
