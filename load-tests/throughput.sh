@@ -520,10 +520,13 @@ step_failover() {
 }
 
 save_metrics() { # save_metrics <label>: every member's /q/metrics (timeouts, breakers, bulkheads, 503s say what happened)
-  local p
-  for p in "${HTTP_PORTS[@]}"; do
+  local i p
+  for i in 0 1 2; do
+    p=${HTTP_PORTS[$i]}
     [[ -n ${MEMBER_PID[$p]:-} ]] || continue
-    curl -fsS --max-time 5 "http://$HOST:$p/q/metrics" -o "$OUT/metrics-after-$1-$p.txt" 2>/dev/null || true
+    # metrics live on the management interface; a build without one serves them on the HTTP port
+    curl -fsS --max-time 5 "http://$HOST:${MGMT_PORTS[$i]}/q/metrics" -o "$OUT/metrics-after-$1-$p.txt" 2>/dev/null \
+      || curl -fsS --max-time 5 "http://$HOST:$p/q/metrics" -o "$OUT/metrics-after-$1-$p.txt" 2>/dev/null || true
   done
 }
 
