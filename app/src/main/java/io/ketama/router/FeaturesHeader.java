@@ -1,23 +1,23 @@
 package io.ketama.router;
 
+import io.ketama.core.FeatureTags;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * The {@code X-Ketama-Features} request header: the features a key's server must have, as
- * comma-separated tags ({@code a,b}; blanks around tags ignored; repeated headers add up).
+ * comma-separated tags ({@code a,b}; blanks around tags ignored; repeated headers add up). A tag
+ * follows {@link FeatureTags}, the grammar of the tags members advertise, so every tag a member
+ * may have can be asked for and nothing else.
  */
 final class FeaturesHeader {
 
     static final String NAME = "X-Ketama-Features";
+    /** Distinct tags one request may require: a bound on the work of resolving one request's set. */
     static final int MAX_FEATURES = 16;
-    static final int MAX_TAG_LENGTH = 64;
-    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:+-]*");
-    private static final String ALLOWED = "comma-separated tags of 1 to " + MAX_TAG_LENGTH
-            + " characters from A-Z a-z 0-9 . _ : + - (starting with a letter or digit), at most " + MAX_FEATURES + " tags";
+    private static final String ALLOWED = "comma-separated tags of " + FeatureTags.TAG_RULE + ", at most " + MAX_FEATURES + " tags";
 
     private FeaturesHeader() {
     }
@@ -39,14 +39,11 @@ final class FeaturesHeader {
         String[] parts = joined.split(",", -1);
         for (int i = 0; i < parts.length; i++) {
             String tag = parts[i].strip();
-            if (tag.isEmpty()) {
-                throw malformed("tag " + (i + 1) + " of '" + shorten(joined) + "' is empty");
-            }
-            if (tag.length() > MAX_TAG_LENGTH) {
-                throw malformed("tag " + (i + 1) + " is " + tag.length() + " characters long");
-            }
-            if (!TAG.matcher(tag).matches()) {
-                throw malformed("tag '" + shorten(tag) + "' has a character that is not allowed");
+            String problem = FeatureTags.problem(tag);
+            if (problem != null) {
+                throw malformed(tag.isEmpty() ? "tag " + (i + 1) + " of '" + FeatureTags.printable(joined) + "' is empty"
+                        : tag.length() > FeatureTags.MAX_LENGTH ? "tag " + (i + 1) + " " + problem
+                        : "tag '" + FeatureTags.printable(tag) + "' " + problem);
             }
             tags.add(tag);
         }
@@ -58,13 +55,5 @@ final class FeaturesHeader {
 
     private static ProblemException malformed(String what) {
         return new ProblemException(ProblemType.MALFORMED_FEATURES, NAME + ": " + what + "; allowed: " + ALLOWED);
-    }
-
-    private static String shorten(String s) {
-        String printable = s.codePoints()
-                .map(c -> c < 0x20 || c == 0x7F ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-                .toString();
-        return printable.length() <= 80 ? printable : printable.substring(0, 80) + "…";
     }
 }

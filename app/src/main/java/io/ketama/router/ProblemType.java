@@ -1,5 +1,7 @@
 package io.ketama.router;
 
+import io.ketama.core.EnumLabels;
+
 /** Every kind of problem the service answers with, its status and title (RFC 7807). */
 enum ProblemType {
     EMPTY_KEY(400, "Empty key"),
@@ -36,6 +38,6 @@ enum ProblemType {
 
     /** A stable URI naming the problem kind, e.g. {@code urn:ketama-router:problem:empty-key}. */
     String uri() {
-        return "urn:ketama-router:problem:" + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return "urn:ketama-router:problem:" + EnumLabels.label(this);
     }
 }

@@ -41,13 +41,8 @@ class Routing {
             throw new ProblemException(ProblemType.UNKNOWN_FEATURE, FeaturesHeader.NAME + " names " + unknown
                     + ", which no member on the ring has; known features: " + new TreeSet<>(snapshot.knownFeatures()), extra, null);
         }
-        Selection selection;
-        try {
-            selection = selector.select(key.bytes(), features);
-        } catch (IllegalArgumentException e) {
-            // membership changed between the check above and the lookup
-            throw new ProblemException(ProblemType.UNKNOWN_FEATURE, e.getMessage());
-        }
+        // a membership change since the check above only shows as "no owner": a tag no member has selects nobody
+        Selection selection = selector.select(key.bytes(), features);
         if (!selection.found()) {
             throw new ProblemException(ProblemType.NO_QUALIFYING_MEMBER, features.isEmpty()
                     ? "the ring has no member right now"

@@ -103,13 +103,13 @@ public class MemcachedStyleBench {
     @Benchmark
     public int spymemcachedStyle(Rings r, Keys30 k, Cursor c) {
         KetamaRing<String> ring = r.spymemcached;
-        return ring.nodeIndexForHash(ring.hashKey(k.strings[c.i++ & Keys.MASK]));
+        return ring.points().nodeIndexForHash(ring.hashKey(k.strings[c.i++ & Keys.MASK]));
     }
 
     @Benchmark
     public int spymemcachedStyleBytes(Rings r, Keys30 k, Cursor c) {
         KetamaRing<String> ring = r.spymemcached;
-        return ring.nodeIndexForHash(ring.hashKey(k.bytes[c.i++ & Keys.MASK]));
+        return ring.points().nodeIndexForHash(ring.hashKey(k.bytes[c.i++ & Keys.MASK]));
     }
 
     /** The key's MD5 alone (what the two lookups above pay before the point table). */
@@ -121,13 +121,13 @@ public class MemcachedStyleBench {
     @Benchmark
     public int hashringStyle(Rings r, Keys30 k, Cursor c) {
         KetamaRing<String> ring = r.hashring;
-        return ring.nodeIndexForHash(ring.hashKey(k.strings[c.i++ & Keys.MASK]));
+        return ring.points().nodeIndexForHash(ring.hashKey(k.strings[c.i++ & Keys.MASK]));
     }
 
     @Benchmark
     public int v1Crc32(Rings r, Keys30 k, Cursor c) {
         KetamaRing<String> ring = r.v1;
-        return ring.nodeIndexForHash(ring.hashKey(k.strings[c.i++ & Keys.MASK]));
+        return ring.points().nodeIndexForHash(ring.hashKey(k.strings[c.i++ & Keys.MASK]));
     }
 
     /** spymemcached's failover: all seven probes of {@code getSequence}. */
@@ -144,6 +144,6 @@ public class MemcachedStyleBench {
     @Benchmark
     public int spymemcachedStyleSequence(Rings r, Keys30 k, Cursor c) {
         byte[] key = k.bytes[c.i++ & Keys.MASK];
-        return r.spymemcached.candidateIndices(key, 0, key.length, c.out);
+        return r.spymemcached.points().candidateIndices(key, 0, key.length, c.out);
     }
 }

@@ -5,7 +5,6 @@ import io.ketama.core.HashIdentity;
 import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.Node;
-import io.ketama.core.RingParts;
 import io.ketama.core.RingVersion;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,10 +52,10 @@ public final class MemoryReport {
     }
 
     public static RingMemory measure(String label, KetamaRing<?> ring) {
-        long points = GraphLayout.parseInstance(RingParts.pointStorage(ring)).totalSize(); // the parts are roots
+        long points = GraphLayout.parseInstance(ring.points().storage()).totalSize(); // the parts are roots
         long whole = GraphLayout.parseInstance(ring).totalSize();
         return new RingMemory(label, ring.nodeCount(), ring.pointCount(), points, whole, ring.retainedBytes(),
-                RingParts.indexBits(ring), RingParts.modular(ring));
+                ring.points().indexBits(), ring.points().modular());
     }
 
     public static List<RingMemory> rings() {

@@ -16,9 +16,9 @@ public final class TreeMapKetama<T> {
     private final TreeMap<Long, Node<T>> points = new TreeMap<>();
 
     public TreeMapKetama(KetamaRing<T> ring) {
-        int[] hashes = ring.pointHashes();
+        int[] hashes = ring.points().hashes();
         for (int i = 0; i < hashes.length; i++) {
-            points.put(Integer.toUnsignedLong(hashes[i]), ring.node(ring.nodeIndexAt(i)));
+            points.put(Integer.toUnsignedLong(hashes[i]), ring.points().node(ring.points().nodeIndexAt(i)));
         }
     }
 

@@ -1,13 +1,12 @@
 package io.ketama.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Lookups restricted to the nodes that have every feature of a required set, answered from one
@@ -32,8 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * more than 4 points and have long gaps), a dedicated ring for {@code S} is built on first use
  * ("materialised"), provided it fits the memory budget; rings of the least recently used sets
  * are evicted to make room. An evicted set walks again, and may be materialised again after
- * {@value #READMIT_AFTER_WALKS} walks, so a working set larger than the budget cannot make every
- * lookup rebuild a ring.
+ * {@value FeatureSetCache#READMIT_AFTER_WALKS} walks, so a working set larger than the budget
+ * cannot make every lookup rebuild a ring. That policy is {@link FeatureSetCache}'s; this class
+ * answers lookups.
  *
  * <h2>Memory</h2>
  * The budget bounds the bytes of materialised rings (their point storage, counted as
@@ -56,34 +56,21 @@ public final class FeatureRings<T> {
 
     /** Default memory budget for materialised rings, as a fraction of the full ring's retained bytes. */
     public static final double DEFAULT_BUDGET_FRACTION = 0.5;
-    /** A set is materialised when its nodes generate fewer than 1 / this of the ring's points. */
-    static final int MATERIALISE_BELOW_ONE_IN = 4;
-    /** Walks an evicted set makes before it may be materialised again. */
-    static final int READMIT_AFTER_WALKS = 4096;
-    /** Plans kept; past this the least recently used walked ones are dropped (and re-planned when used). */
-    static final int MAX_PLANS = 256;
 
     private final KetamaRing<T> ring;
     private final PointTable points;
     private final CollisionTable collisions;
     private final FeatureIndex features;
-    private final long budget;
-    private final int readmitAfterWalks;
+    private final FeatureSetCache<T> cache;
     private final FeaturePlan<T> fullRing = FeaturePlan.full(new long[0]);
     private final FeaturePlan<T> noNode = FeaturePlan.none(new long[0]);
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Recency clock, written racily by lookups; in its own object so the writes stay off this object's cache line. */
-    private final long[] clock = new long[1];
-    private volatile FeaturePlanTable<T> plans = FeaturePlanTable.empty();
-    private volatile long materialisedBytes;
 
     private FeatureRings(KetamaRing<T> ring, long budget, int readmitAfterWalks) {
         this.ring = ring;
-        this.points = ring.points();
+        this.points = ring.table();
         this.collisions = ring.collisions();
         this.features = new FeatureIndex(ring.nodes());
-        this.budget = budget;
-        this.readmitAfterWalks = readmitAfterWalks;
+        this.cache = new FeatureSetCache<>(ring, features, budget, readmitAfterWalks);
     }
 
     /**
@@ -99,7 +86,7 @@ public final class FeatureRings<T> {
         Objects.requireNonNull(ring, "ring");
         FeatureIndex index = new FeatureIndex(ring.nodes());
         long perPlan = PointTable.arrayBytes(index.words(), 8) + PointTable.arrayBytes((ring.nodeCount() + 63) >>> 6, 8);
-        long overhead = index.retainedBytes() + MAX_PLANS * perPlan;
+        long overhead = index.retainedBytes() + FeatureSetCache.MAX_PLANS * perPlan;
         return Math.max(0, (long) (ring.retainedBytes() * DEFAULT_BUDGET_FRACTION) - overhead);
     }
 
@@ -110,7 +97,7 @@ public final class FeatureRings<T> {
      * @throws IllegalArgumentException when the budget is negative
      */
     public static <T> FeatureRings<T> of(KetamaRing<T> ring, long memoryBudgetBytes) {
-        return of(ring, memoryBudgetBytes, READMIT_AFTER_WALKS);
+        return of(ring, memoryBudgetBytes, FeatureSetCache.READMIT_AFTER_WALKS);
     }
 
     static <T> FeatureRings<T> of(KetamaRing<T> ring, long memoryBudgetBytes, int readmitAfterWalks) {
@@ -152,9 +139,7 @@ public final class FeatureRings<T> {
             return p.toFull[p.dedicated.nodeIndexForHash(hash)];
         }
         if (kind == FeaturePlan.Kind.WALK) {
-            if (p.admissible && --p.credit < 0) {
-                tryMaterialise(p);
-            }
+            cache.walked(p);
             return FilteredWalk.owner(points, collisions, p.qualifying, hash);
         }
         return kind == FeaturePlan.Kind.FULL ? ring.nodeIndexForHash(hash) : -1;
@@ -189,7 +174,7 @@ public final class FeatureRings<T> {
         if (ring.placement().failover() != Placement.Failover.PROBES) {
             return failoverForHash(ring.hashKey(key), required);
         }
-        return failover(key.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), required);
+        return failover(key.toString().getBytes(StandardCharsets.UTF_8), required);
     }
 
     /**
@@ -230,7 +215,7 @@ public final class FeatureRings<T> {
      */
     public long retainedBytes() {
         long total = ring.retainedBytes() + features.retainedBytes();
-        for (FeaturePlan<T> p : plans.plans()) {
+        for (FeaturePlan<T> p : cache.plans()) {
             total += p.planBytes() + p.materialisedBytes();
         }
         return total;
@@ -238,12 +223,12 @@ public final class FeatureRings<T> {
 
     /** Bytes of the currently materialised rings; never above {@link #memoryBudgetBytes()}. */
     public long materialisedBytes() {
-        return materialisedBytes;
+        return cache.materialisedBytes();
     }
 
     /** The budget for materialised rings. */
     public long memoryBudgetBytes() {
-        return budget;
+        return cache.budget();
     }
 
     /** Whether {@code required} is currently answered from a dedicated ring (for tests and metrics). */
@@ -252,15 +237,15 @@ public final class FeatureRings<T> {
         return p != null && p.kind == FeaturePlan.Kind.RING;
     }
 
-    /** Number of feature sets currently planned (for tests: bounded by {@link #MAX_PLANS}). */
+    /** Number of feature sets currently planned (for tests: bounded by {@link FeatureSetCache#MAX_PLANS}). */
     int planCount() {
-        return plans.size();
+        return cache.planCount();
     }
 
     /** Number of sets currently answered from a dedicated ring. */
     public int materialisedCount() {
         int n = 0;
-        for (FeaturePlan<T> p : plans.plans()) {
+        for (FeaturePlan<T> p : cache.plans()) {
             if (p.kind == FeaturePlan.Kind.RING) {
                 n++;
             }
@@ -278,33 +263,12 @@ public final class FeatureRings<T> {
         if (required.isEmpty()) {
             return fullRing;
         }
-        FeaturePlan<T> p;
         if (features.singleWord()) {
             long mask = features.resolveSingle(required);
-            if (mask == FeatureIndex.UNKNOWN) {
-                return noNode;
-            }
-            p = plans.find(mask);
-            if (p == null) {
-                p = create(new long[] {mask});
-            }
-        } else {
-            long[] mask = features.resolve(required);
-            if (mask == null) {
-                return noNode;
-            }
-            p = plans.find(mask);
-            if (p == null) {
-                p = create(mask);
-            }
+            return mask == FeatureIndex.UNKNOWN ? noNode : cache.plan(mask);
         }
-        long now = clock[0];
-        if (p.stamp != now) {
-            // written only when the set differs from the last one used: repeated lookups of one set write nothing
-            p.stamp = ++now;
-            clock[0] = now;
-        }
-        return p;
+        long[] mask = features.resolve(required);
+        return mask == null ? noNode : cache.plan(mask);
     }
 
     /** The existing plan of {@code required} without planning or touching it; null when none. */
@@ -313,122 +277,10 @@ public final class FeatureRings<T> {
             return fullRing;
         }
         long[] mask = features.resolve(required);
-        return mask == null ? noNode : plans.find(mask);
+        return mask == null ? noNode : cache.peek(mask);
     }
 
-    private FeaturePlan<T> create(long[] key) {
-        lock.lock();
-        try {
-            FeaturePlan<T> existing = plans.find(key);
-            if (existing != null) {
-                return existing;
-            }
-            List<Node<T>> nodes = ring.nodes();
-            long[] qualifying = new long[(nodes.size() + 63) >>> 6];
-            int count = 0;
-            long qualifyingPoints = 0;
-            for (int n = 0; n < nodes.size(); n++) {
-                if (features.hasAll(n, key)) {
-                    qualifying[n >>> 6] |= 1L << n;
-                    count++;
-                    qualifyingPoints += ring.generatedPointsOf(n);
-                }
-            }
-            FeaturePlan<T> p;
-            if (count == 0) {
-                p = FeaturePlan.none(key);
-            } else if (count == nodes.size()) {
-                p = FeaturePlan.full(key);
-            } else {
-                boolean small = qualifyingPoints * MATERIALISE_BELOW_ONE_IN < ring.generatedPointCount();
-                p = FeaturePlan.walk(key, qualifying, qualifyingPoints, small && budget > 0, 0);
-            }
-            p.stamp = ++clock[0];
-            publish(plans.with(p));
-            return p.kind == FeaturePlan.Kind.WALK && p.admissible ? materialiseLocked(p) : p;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Called by a walking lookup whose set has earned another materialisation; skips if busy. */
-    private void tryMaterialise(FeaturePlan<T> p) {
-        if (!lock.tryLock()) {
-            return;
-        }
-        try {
-            FeaturePlan<T> current = plans.find(p.key);
-            if (current != null && current.kind == FeaturePlan.Kind.WALK && current.admissible) {
-                materialiseLocked(current);
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Builds the dedicated ring of walking plan {@code p}, evicting least recently used rings to fit. */
-    private FeaturePlan<T> materialiseLocked(FeaturePlan<T> p) {
-        List<Node<T>> nodes = ring.nodes();
-        List<Node<T>> chosen = new ArrayList<>();
-        int[] toFull = new int[countBits(p.qualifying)];
-        for (int n = 0; n < nodes.size(); n++) {
-            if (p.qualifies(n)) {
-                toFull[chosen.size()] = n;
-                chosen.add(nodes.get(n));
-            }
-        }
-        long[] counts = new long[toFull.length];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = ring.generatedPointsOf(toFull[i]);
-        }
-        KetamaRing<T> dedicated = ring.restrict(chosen, counts);
-        FeaturePlan<T> candidate = p.materialised(dedicated, toFull);
-        long bytes = candidate.materialisedBytes();
-        if (bytes > budget) {
-            FeaturePlan<T> walk = p.walkOnly();
-            publish(plans.with(walk));
-            return walk;
-        }
-        List<FeaturePlan<T>> rings = new ArrayList<>();
-        for (FeaturePlan<T> q : plans.plans()) {
-            if (q.kind == FeaturePlan.Kind.RING) {
-                rings.add(q);
-            }
-        }
-        rings.sort(Comparator.comparingLong(q -> q.stamp));
-        long used = materialisedBytes;
-        FeaturePlanTable<T> table = plans;
-        for (FeaturePlan<T> victim : rings) {
-            if (used + bytes <= budget) {
-                break;
-            }
-            table = table.with(victim.evicted(readmitAfterWalks));
-            used -= victim.materialisedBytes();
-        }
-        table = table.with(candidate);
-        materialisedBytes = used + bytes;
-        plans = table;
-        return candidate;
-    }
-
-    /** Publishes {@code table}, dropping least recently used walked plans beyond {@link #MAX_PLANS}. */
-    private void publish(FeaturePlanTable<T> table) {
-        if (table.size() > MAX_PLANS) {
-            List<FeaturePlan<T>> all = table.plans();
-            List<FeaturePlan<T>> walked = new ArrayList<>();
-            for (FeaturePlan<T> p : all) {
-                if (p.kind != FeaturePlan.Kind.RING) {
-                    walked.add(p);
-                }
-            }
-            walked.sort(Comparator.comparingLong(p -> p.stamp));
-            all.removeAll(walked.subList(0, Math.min(walked.size(), table.size() - MAX_PLANS / 2)));
-            table = FeaturePlanTable.of(all);
-        }
-        plans = table;
-    }
-
-    private static int countBits(long[] bits) {
+    static int countBits(long[] bits) {
         int c = 0;
         for (long w : bits) {
             c += Long.bitCount(w);

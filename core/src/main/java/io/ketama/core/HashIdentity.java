@@ -1,6 +1,5 @@
 package io.ketama.core;
 
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -127,11 +126,7 @@ public final class HashIdentity implements Comparable<HashIdentity> {
         if (ip == null) {
             throw new IllegalArgumentException("socket address " + address + " is unresolved; pingora style needs an IP address");
         }
-        byte[] raw = ip.getAddress();
-        if (ip instanceof Inet4Address || raw.length == 4) {
-            return new HashIdentity(IpLiteral.format(raw), Integer.toString(address.getPort()));
-        }
-        return new HashIdentity(IpLiteral.format(raw), Integer.toString(address.getPort()));
+        return new HashIdentity(IpLiteral.format(ip.getAddress()), Integer.toString(address.getPort()));
     }
 
     private static IllegalArgumentException notSocketAddress(String text) {
@@ -208,19 +203,31 @@ public final class HashIdentity implements Comparable<HashIdentity> {
         return host.hashCode() * 31 + port.hashCode();
     }
 
-    /** {@code host:port}, {@code [v6]:port} for a bare IPv6 host, or just the host when the port is empty. */
+    /** {@link #addressText(String, String) The address text} of this host and port. */
     @Override
     public String toString() {
-        return serverText();
+        return addressText(host, port);
     }
 
     /** The server text the memcached styles hash ({@code text-i}): {@link #toString()}. */
     String serverText() {
+        return toString();
+    }
+
+    /**
+     * How a server or member is named wherever it is shown (a response header, JSON, a metric
+     * tag, a log line, a message): {@code host:port}; a bare IPv6 host in brackets without its
+     * zone id ({@code fe80::1%eth0}, port 5701 is {@code [fe80::1]:5701}: a zone id only means
+     * something on the host that wrote it); a host already in brackets, or any other host, as it
+     * is; just the host, as it is, when the port is empty (a memcached-style server text).
+     */
+    public static String addressText(String host, String port) {
         if (port.isEmpty()) {
             return host;
         }
         if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
-            return "[" + host + "]:" + port;
+            int zone = host.indexOf('%');
+            return "[" + (zone >= 0 ? host.substring(0, zone) : host) + "]:" + port;
         }
         return host + ":" + port;
     }

@@ -3,7 +3,6 @@ package io.ketama.core;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +24,7 @@ import java.util.Objects;
  *
  * <h2>Cost</h2>
  * Storage is {@link PointTable}: 4.3–4.8 bytes per point instead of pingora's 6 or 8. Lookups
- * ({@link #locate(byte[])}, {@link #nodeIndexForHash(int)}) allocate nothing, take no lock, and
+ * ({@link #locate(byte[])}, {@link RingPoints#nodeIndexForHash(int)}) allocate nothing, take no lock, and
  * are safe from any thread. A build sorts the points with a linear-time radix sort.
  *
  * <p>An empty ring answers "no node" ({@code null} or -1) and never throws.
@@ -42,6 +41,7 @@ public final class KetamaRing<T> {
     private final Object[] nodeArray;
     private final PointTable points;
     private final CollisionTable collisions;
+    private final RingPoints<T> view;
     private final long[] nodePoints;
     private final long generatedPoints;
 
@@ -54,6 +54,7 @@ public final class KetamaRing<T> {
         this.collisions = collisions;
         this.nodePoints = nodePoints;
         this.generatedPoints = generatedPoints;
+        this.view = new RingPoints<>(this, points, collisions);
     }
 
     /** A ring of {@code version} with its default points per weight (160 for v1, 16 for v2). */
@@ -95,7 +96,7 @@ public final class KetamaRing<T> {
      * and v2 that is the ring built from {@code subset}; the memcached styles share points out by
      * weight among all servers, so there it keeps the full ring's counts instead.
      *
-     * @param pointCounts points of each node of {@code subset}, from {@link #generatedPointsOf}
+     * @param pointCounts points of each node of {@code subset}, from {@link RingPoints#generatedPointsOf}
      */
     KetamaRing<T> restrict(List<Node<T>> subset, long[] pointCounts) {
         return build(placement, subset, pointCounts);
@@ -173,8 +174,7 @@ public final class KetamaRing<T> {
         return placement.pointsPerWeight();
     }
 
-    /** Points node {@code index} generated, before collisions (weight × points per weight for v1 and v2). */
-    public long generatedPointsOf(int index) {
+    long generatedPointsOf(int index) {
         return nodePoints[index];
     }
 
@@ -243,40 +243,22 @@ public final class KetamaRing<T> {
         return nodeOrNull(nodeIndexForHash(hash));
     }
 
-    /** Index into {@link #nodes()} of the owner of {@code hash}, or -1 when the ring is empty. */
-    public int nodeIndexForHash(int hash) {
+    int nodeIndexForHash(int hash) {
         int pos = points.position(hash);
         return pos < 0 ? -1 : points.nodeAt(pos);
     }
 
     /**
-     * Position (0-based, in ring order) of the first point at or after {@code hash}, wrapping;
-     * -1 when empty. With {@link #nodeIndexAt(int)} this walks the ring point by point, as
-     * pingora's {@code node_iter} does.
+     * Index-level access to the points and nodes of this ring (positions, node indices, point
+     * hashes, allocation-free candidate indices), for code that keeps per-node state in arrays or
+     * walks the points itself. The same object on every call.
      */
-    public int position(int hash) {
-        return points.position(hash);
-    }
-
-    /** Index into {@link #nodes()} of the node of the point at {@code position}. */
-    public int nodeIndexAt(int position) {
-        Objects.checkIndex(position, points.count());
-        return points.nodeAt(position);
-    }
-
-    /** Hash of the point at {@code position}. */
-    public int hashAt(int position) {
-        Objects.checkIndex(position, points.count());
-        return points.hashAt(position);
-    }
-
-    /** Every point hash in ring order (a copy, for analysis). */
-    public int[] pointHashes() {
-        return points.hashes();
+    public RingPoints<T> points() {
+        return view;
     }
 
     @SuppressWarnings("unchecked")
-    public Node<T> node(int index) {
+    Node<T> node(int index) {
         return (Node<T>) nodeArray[index];
     }
 
@@ -300,7 +282,7 @@ public final class KetamaRing<T> {
     public Iterator<Node<T>> failover(byte[] key) {
         if (placement.failover() == Placement.Failover.PROBES) {
             int[] out = new int[MemcachedPlacement.PROBES];
-            return indexIterator(java.util.Arrays.copyOf(out, candidateIndices(key, 0, key.length, out)));
+            return indexIterator(Arrays.copyOf(out, candidateIndices(key, 0, key.length, out)));
         }
         return failoverForHash(placement.hashKey(key, 0, key.length));
     }
@@ -309,7 +291,7 @@ public final class KetamaRing<T> {
     public Iterator<Node<T>> failover(CharSequence key) {
         if (placement.failover() == Placement.Failover.PROBES) {
             int[] out = new int[MemcachedPlacement.PROBES];
-            return indexIterator(java.util.Arrays.copyOf(out, probeCandidates(-1, null, 0, 0, key, out)));
+            return indexIterator(Arrays.copyOf(out, probeCandidates(-1, null, 0, 0, key, out)));
         }
         return failoverForHash(placement.hashKey(key));
     }
@@ -354,12 +336,8 @@ public final class KetamaRing<T> {
         return out;
     }
 
-    /**
-     * Allocation-free {@link #failover(byte[])} of {@code key[offset, offset + length)}: fills
-     * {@code out} with the indices of the first distinct candidates and returns how many it wrote.
-     * Duplicate checks are linear in {@code out.length}, meant for a handful of candidates.
-     */
-    public int candidateIndices(byte[] key, int offset, int length, int[] out) {
+    /** {@link RingPoints#candidateIndices(byte[], int, int, int[])}. */
+    int candidateIndices(byte[] key, int offset, int length, int[] out) {
         Objects.checkFromIndexSize(offset, length, key.length);
         if (placement.failover() == Placement.Failover.PROBES) {
             return probeCandidates(placement.hashKey(key, offset, length), key, offset, length, null, out);
@@ -393,13 +371,8 @@ public final class KetamaRing<T> {
         return found + 1;
     }
 
-    /**
-     * Allocation-free {@link #failoverForHash(int)}: fills {@code out} with the indices of the
-     * first distinct nodes in ring order from {@code hash}'s position and returns how many it wrote
-     * (fewer than {@code out.length} when the ring has fewer nodes with points). Duplicate checks
-     * are linear in {@code out.length}, meant for a handful of candidates.
-     */
-    public int candidateIndices(int hash, int[] out) {
+    /** {@link RingPoints#candidateIndices(int, int[])}. */
+    int candidateIndices(int hash, int[] out) {
         int start = points.position(hash);
         if (start < 0 || out.length == 0) {
             return 0;
@@ -436,17 +409,12 @@ public final class KetamaRing<T> {
         return placement;
     }
 
-    PointTable points() {
+    PointTable table() {
         return points;
     }
 
     CollisionTable collisions() {
         return collisions;
-    }
-
-    /** Significant bits of each stored point (hash remainder + node number), held in one int; the index comes on top. */
-    public int bitsPerPoint() {
-        return points.bitsPerPoint();
     }
 
     @Override

@@ -109,8 +109,8 @@ public final class RingDiff<T> {
 
     /** Merges both sorted point lists; tallies moved hashes into {@code tally} as {gained, lost}. */
     private static <T> long walk(KetamaRing<T> a, KetamaRing<T> b, Map<T, long[]> tally) {
-        int[] ha = a.pointHashes();
-        int[] hb = b.pointHashes();
+        int[] ha = a.points().hashes();
+        int[] hb = b.points().hashes();
         // Start from the wrap interval, whose right end is the smallest breakpoint and whose
         // owners are both rings' first points.
         int ia = 0;
@@ -127,8 +127,8 @@ public final class RingDiff<T> {
             } else {
                 end = hb[ib];
             }
-            T ownerA = a.node(a.nodeIndexAt(ia < ha.length ? ia : 0)).payload();
-            T ownerB = b.node(b.nodeIndexAt(ib < hb.length ? ib : 0)).payload();
+            T ownerA = a.node(a.points().nodeIndexAt(ia < ha.length ? ia : 0)).payload();
+            T ownerB = b.node(b.points().nodeIndexAt(ib < hb.length ? ib : 0)).payload();
             if (!Objects.equals(ownerA, ownerB)) {
                 long length = HashSpace.arc(previous, end);
                 moved += length;

@@ -212,7 +212,7 @@ class FeatureRingsTest {
         Node<Integer> untagged = base.get(3);
         base.set(3, new Node<>(untagged.identity(), untagged.weight(), Set.of(), untagged.payload()));
         KetamaRing<Integer> baseRing = KetamaRing.build(version, 160, base);
-        int[] basePoints = baseRing.pointHashes();
+        int[] basePoints = baseRing.points().hashes();
         List<Node<Integer>> nodes = new ArrayList<>();
         List<Node<Integer>> forged = new ArrayList<>();
         List<Integer> targets = new ArrayList<>();
@@ -244,7 +244,7 @@ class FeatureRingsTest {
             probe.add(t - 1);
         }
         for (int i = 0; i < table.size(); i++) {
-            probe.add(ring.hashAt(table.position(i)));
+            probe.add(ring.points().hashAt(table.position(i)));
         }
         int[] random = randomKeyHashes(rnd, KEYS);
         for (int h : random) {
@@ -262,7 +262,7 @@ class FeatureRingsTest {
         int answeredByLoser = 0;
         for (Set<String> s : sets) {
             for (int i = 0; i < table.size(); i++) {
-                int h = ring.hashAt(table.position(i));
+                int h = ring.points().hashAt(table.position(i));
                 int idx = walked.nodeIndexForHash(h, s);
                 if (idx >= 0 && idx != ring.nodeIndexForHash(h)) {
                     int[] losers = table.losersAt(i);
@@ -296,7 +296,7 @@ class FeatureRingsTest {
         assertThat(table.size()).isGreaterThan(800);
         int[] hashes = new int[table.size() * 2 + KEYS];
         for (int i = 0; i < table.size(); i++) {
-            int h = ring.hashAt(table.position(i));
+            int h = ring.points().hashAt(table.position(i));
             hashes[2 * i] = h;
             hashes[2 * i + 1] = h - 1;
         }
@@ -429,7 +429,7 @@ class FeatureRingsTest {
                 maxPlans = Math.max(maxPlans, fr.planCount());
             }
         }
-        assertThat(maxPlans).isLessThanOrEqualTo(FeatureRings.MAX_PLANS + 1);
+        assertThat(maxPlans).isLessThanOrEqualTo(FeatureSetCache.MAX_PLANS + 1);
         assertThat(fr.materialisedBytes()).isLessThanOrEqualTo(fr.memoryBudgetBytes());
         List<Set<String>> sample = new ArrayList<>();
         for (int i = 0; i < sets.size(); i += 97) {

@@ -137,9 +137,9 @@ class HashringVectorsTest {
             assertThat(ring.generatedPointCount()).as(c.name()).isEqualTo(Long.parseLong(points[0]));
             assertThat(ring.pointCount()).as(c.name()).isEqualTo(Integer.parseInt(points[1]));
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            int[] hashes = ring.pointHashes();
+            int[] hashes = ring.points().hashes();
             for (int i = 0; i < hashes.length; i++) {
-                sha.update((Integer.toUnsignedString(hashes[i]) + " " + ring.nodeIndexAt(i) + "\n").getBytes(StandardCharsets.US_ASCII));
+                sha.update((Integer.toUnsignedString(hashes[i]) + " " + ring.points().nodeIndexAt(i) + "\n").getBytes(StandardCharsets.US_ASCII));
             }
             assertThat(HexFormat.of().formatHex(sha.digest())).as("%s: every point and its owner", c.name()).isEqualTo(points[2]);
         }
@@ -215,7 +215,7 @@ class HashringVectorsTest {
             for (int i = 0; i < rangeKeys; i++) {
                 List<Integer> expected = Arrays.stream(ranges[i].split(" ")).map(Integer::valueOf).toList();
                 byte[] bytes = keys[i].getBytes(StandardCharsets.UTF_8);
-                int found = ring.candidateIndices(bytes, 0, bytes.length, out);
+                int found = ring.points().candidateIndices(bytes, 0, bytes.length, out);
                 List<Integer> viaIndices = Arrays.stream(out, 0, found).boxed().toList();
                 List<Integer> viaIterator = new ArrayList<>();
                 for (var it = ring.failover(keys[i]); it.hasNext() && viaIterator.size() < 3; ) {

@@ -9,13 +9,13 @@ import java.util.Arrays;
  * 32 bits of a 4-byte suffix {@code x}, so the suffix is found by solving a 32×32 linear system
  * over GF(2) instead of by search.
  */
-final class KeyForge {
+public final class KeyForge {
 
     private KeyForge() {
     }
 
     /** {@code prefix} (UTF-8) followed by 4 bytes chosen so that the CRC-32 of the whole is {@code target}. */
-    static byte[] keyWithHash(String prefix, int target) {
+    public static byte[] keyWithHash(String prefix, int target) {
         byte[] p = prefix.getBytes(StandardCharsets.UTF_8);
         int reg = Crc32.update(Crc32.INITIAL, p, 0, p.length);
         int base = Crc32.finish(Crc32.extendLittleEndian(reg, 0));
@@ -58,7 +58,7 @@ final class KeyForge {
     }
 
     /** Like {@link #keyWithHash} but without a '\n' byte, so the key fits on one line of the CLI's input. */
-    static byte[] lineKeyWithHash(int target) {
+    public static byte[] lineKeyWithHash(int target) {
         for (int i = 0; ; i++) {
             byte[] key = keyWithHash("key-" + i + "-", target);
             boolean clean = true;

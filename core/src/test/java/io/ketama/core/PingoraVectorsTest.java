@@ -29,9 +29,9 @@ class PingoraVectorsTest {
     /** pingora's node_iter walks points, not distinct nodes: the next {@code n} point owners. */
     private static List<String> walk(KetamaRing<String> r, String key, int n) {
         List<String> out = new ArrayList<>();
-        int pos = r.position(Crc32.hashUtf8(key));
+        int pos = r.points().position(Crc32.hashUtf8(key));
         for (int i = 0; i < n; i++) {
-            out.add(r.node(r.nodeIndexAt(pos)).payload());
+            out.add(r.node(r.points().nodeIndexAt(pos)).payload());
             pos = (pos + 1) % r.pointCount();
         }
         return out;
@@ -85,7 +85,7 @@ class PingoraVectorsTest {
                 "127.0.0.1:7779", "127.0.0.1:7779", "127.0.0.1:7777", "127.0.0.1:7777", "127.0.0.1:7779");
 
         KetamaRing<String> single = ring("127.0.0.1:7777");
-        int start = single.position(Crc32.hashUtf8("doghash"));
+        int start = single.points().position(Crc32.hashUtf8("doghash"));
         int pos = start;
         for (int i = 0; i < single.pointCount(); i++) {
             pos = (pos + 1) % single.pointCount();
@@ -98,7 +98,7 @@ class PingoraVectorsTest {
     void emptyRing() {
         KetamaRing<String> r = ring();
         assertThat(r.locate("doghash")).isNull();
-        assertThat(r.position(Crc32.hashUtf8("doghash"))).isEqualTo(-1);
+        assertThat(r.points().position(Crc32.hashUtf8("doghash"))).isEqualTo(-1);
         assertThat(r.failover("doghash")).isExhausted();
         assertThat(r.candidates("doghash".getBytes(StandardCharsets.UTF_8), 3)).isEmpty();
     }

@@ -73,7 +73,7 @@ class RingAnalysisTest {
         RingAnalysis<String> a = RingAnalysis.of(ring);
         assertThat(a.shares().stream().mapToLong(NodeShare::ownedHashes).sum()).isEqualTo(SPACE);
         // independent check: every arc (h[i-1], h[i]] belongs to one node, found by lookups at both ends
-        int[] h = ring.pointHashes();
+        int[] h = ring.points().hashes();
         long[] owned = new long[ring.nodeCount()];
         for (int i = 0; i < h.length; i++) {
             long prev = i == 0 ? Integer.toUnsignedLong(h[h.length - 1]) - SPACE : Integer.toUnsignedLong(h[i - 1]);

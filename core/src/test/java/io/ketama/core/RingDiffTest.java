@@ -19,10 +19,10 @@ class RingDiffTest {
     /** Independent oracle: sorted union of breakpoints, owners found by lookups at each right end. */
     static <T> Map<T, long[]> bruteForce(KetamaRing<T> a, KetamaRing<T> b) {
         TreeSet<Long> cuts = new TreeSet<>();
-        for (int h : a.pointHashes()) {
+        for (int h : a.points().hashes()) {
             cuts.add(Integer.toUnsignedLong(h));
         }
-        for (int h : b.pointHashes()) {
+        for (int h : b.points().hashes()) {
             cuts.add(Integer.toUnsignedLong(h));
         }
         Map<T, long[]> out = new HashMap<>();

@@ -160,12 +160,12 @@ class SpymemcachedOracleTest {
     void theContinuumIsSpymemcachedsPointForPoint() throws Exception {
         for (Case c : cases()) {
             TreeMap<Long, MemcachedNode> continuum = SpyOracle.continuum(c.spy());
-            int[] hashes = c.ring().pointHashes();
+            int[] hashes = c.ring().points().hashes();
             assertThat(hashes.length).as(c.name()).isEqualTo(continuum.size());
             int i = 0;
             for (Map.Entry<Long, MemcachedNode> e : continuum.entrySet()) {
                 assertThat(Integer.toUnsignedLong(hashes[i])).as("%s point %d", c.name(), i).isEqualTo(e.getKey());
-                assertThat(c.ring().nodeIndexAt(i)).as("%s owner of point %d", c.name(), i).isEqualTo(c.indexOf(e.getValue()));
+                assertThat(c.ring().points().nodeIndexAt(i)).as("%s owner of point %d", c.name(), i).isEqualTo(c.indexOf(e.getValue()));
                 i++;
             }
         }
@@ -235,7 +235,7 @@ class SpymemcachedOracleTest {
                     }
                 }
                 byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-                int found = c.ring().candidateIndices(bytes, 0, bytes.length, out);
+                int found = c.ring().points().candidateIndices(bytes, 0, bytes.length, out);
                 List<Integer> viaIndices = Arrays.stream(out, 0, found).boxed().toList();
                 List<Integer> viaIterator = new ArrayList<>();
                 c.ring().failover(key).forEachRemaining(n -> viaIterator.add(n.payload()));
@@ -254,7 +254,7 @@ class SpymemcachedOracleTest {
         Case c = cases().stream().filter(k -> k.name().equals("a server listed twice")).findFirst().orElseThrow();
         // servers 1 and 4 are the same address: all of server 1's points are taken by server 4
         for (int i = 0; i < c.ring().pointCount(); i++) {
-            assertThat(c.ring().nodeIndexAt(i)).isNotEqualTo(1);
+            assertThat(c.ring().points().nodeIndexAt(i)).isNotEqualTo(1);
         }
         assertThat(c.ring().collidingPointCount()).isEqualTo(160);
         Case big = cases().stream().filter(k -> k.name().equals("2000 servers")).findFirst().orElseThrow();

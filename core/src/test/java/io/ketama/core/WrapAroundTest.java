@@ -2,8 +2,6 @@ package io.ketama.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ketama.core.cli.KetamaCliAccess;
-import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
@@ -30,26 +28,26 @@ class WrapAroundTest {
     void keysAboveTheLastPointWrapToTheFirstAndPointsOwnTheirOwnHash() throws Exception {
         KetamaRing<String> ring = KetamaRing.build(RingVersion.V1, TestData.nginxServers());
         int last = ring.pointCount() - 1;
-        int lastHash = ring.hashAt(last);
-        int firstHash = ring.hashAt(0);
+        int lastHash = ring.points().hashAt(last);
+        int firstHash = ring.points().hashAt(0);
         assertThat(Integer.compareUnsigned(lastHash, -1)).isNegative(); // true of this ring: room above the last point
-        Node<String> firstOwner = ring.node(ring.nodeIndexAt(0));
-        Node<String> lastOwner = ring.node(ring.nodeIndexAt(last));
+        Node<String> firstOwner = ring.node(ring.points().nodeIndexAt(0));
+        Node<String> lastOwner = ring.node(ring.points().nodeIndexAt(last));
         // positions show the wrap even where one node owns both ends (as 10.0.0.8 does here)
-        assertThat(ring.position(lastHash)).isEqualTo(last);
-        assertThat(ring.position(lastHash + 1)).isZero();
-        assertThat(ring.position(-1)).isZero();
-        assertThat(ring.position(0)).isZero();
-        assertThat(ring.position(firstHash)).isZero();
-        assertThat(ring.position(firstHash + 1)).isEqualTo(1);
-        assertThat(ring.position(Crc32.hash(KeyForge.keyWithHash("/zero", 0)))).isZero();
-        assertThat(ring.position(Crc32.hash(KeyForge.keyWithHash("/max", -1)))).isZero();
+        assertThat(ring.points().position(lastHash)).isEqualTo(last);
+        assertThat(ring.points().position(lastHash + 1)).isZero();
+        assertThat(ring.points().position(-1)).isZero();
+        assertThat(ring.points().position(0)).isZero();
+        assertThat(ring.points().position(firstHash)).isZero();
+        assertThat(ring.points().position(firstHash + 1)).isEqualTo(1);
+        assertThat(ring.points().position(Crc32.hash(KeyForge.keyWithHash("/zero", 0)))).isZero();
+        assertThat(ring.points().position(Crc32.hash(KeyForge.keyWithHash("/max", -1)))).isZero();
 
         assertThat(ring.locateHash(lastHash + 1)).isEqualTo(firstOwner);
         assertThat(ring.locateHash(lastHash)).isEqualTo(lastOwner);
         assertThat(ring.locateHash(lastHash - 1)).isEqualTo(lastOwner);
         assertThat(ring.locateHash(firstHash)).isEqualTo(firstOwner);
-        assertThat(ring.locateHash(firstHash + 1)).isEqualTo(ring.node(ring.nodeIndexAt(1)));
+        assertThat(ring.locateHash(firstHash + 1)).isEqualTo(ring.node(ring.points().nodeIndexAt(1)));
 
         // real keys: hashing to 0, to 0xFFFFFFFF (both before/after every point), and exactly onto points
         assertThat(ring.locate(KeyForge.keyWithHash("/zero", 0))).isEqualTo(firstOwner);
@@ -57,7 +55,7 @@ class WrapAroundTest {
         assertThat(ring.locate(KeyForge.keyWithHash("/on-last", lastHash))).isEqualTo(lastOwner);
         assertThat(ring.locate(KeyForge.keyWithHash("/above-last", lastHash + 1))).isEqualTo(firstOwner);
         for (int p = 0; p < ring.pointCount(); p += 997) {
-            assertThat(ring.locate(KeyForge.keyWithHash("/on-" + p, ring.hashAt(p)))).isEqualTo(ring.node(ring.nodeIndexAt(p)));
+            assertThat(ring.locate(KeyForge.keyWithHash("/on-" + p, ring.points().hashAt(p)))).isEqualTo(ring.node(ring.points().nodeIndexAt(p)));
         }
         // the failover walk also wraps: from above the last point it starts at point 0
         assertThat(ring.failoverForHash(-1).next()).isEqualTo(firstOwner);
@@ -68,30 +66,15 @@ class WrapAroundTest {
         // A one-point-per-node ring whose points we know, then a key forged onto 0xFFFFFFFF and 0.
         KetamaRing<String> ring = KetamaRing.build(RingVersion.V2, 1, List.of(
                 Node.of(HashIdentity.nginx("a:1"), 1, "a"), Node.of(HashIdentity.nginx("b:1"), 1, "b")));
-        int lo = ring.hashAt(0);
-        int hi = ring.hashAt(1);
+        int lo = ring.points().hashAt(0);
+        int hi = ring.points().hashAt(1);
         assertThat(Integer.compareUnsigned(lo, hi)).isNegative();
-        String low = ring.node(ring.nodeIndexAt(0)).payload();
-        String high = ring.node(ring.nodeIndexAt(1)).payload();
+        String low = ring.node(ring.points().nodeIndexAt(0)).payload();
+        String high = ring.node(ring.points().nodeIndexAt(1)).payload();
         assertThat(ring.locate(KeyForge.keyWithHash("k", 0)).payload()).isEqualTo(low);
         assertThat(ring.locate(KeyForge.keyWithHash("k", -1)).payload()).isEqualTo(low);
         assertThat(ring.locate(KeyForge.keyWithHash("k", hi)).payload()).isEqualTo(high);
         assertThat(ring.locate(KeyForge.keyWithHash("k", hi + 1)).payload()).isEqualTo(low);
         assertThat(ring.locate(KeyForge.keyWithHash("k", lo + 1)).payload()).isEqualTo(high);
-    }
-
-    @Test
-    void theCliRoutesKeysHashingTo0And0xFFFFFFFFLikeTheRing() throws Exception {
-        KetamaRing<String> ring = KetamaRing.build(RingVersion.V1, TestData.nginxServers());
-        byte[] zero = KeyForge.lineKeyWithHash(0);
-        byte[] max = KeyForge.lineKeyWithHash(-1);
-        ByteArrayOutputStream in = new ByteArrayOutputStream();
-        in.write(zero);
-        in.write('\n');
-        in.write(max);
-        in.write('\n');
-        List<String> lines = KetamaCliAccess.route(in.toByteArray(), TestData.dir().resolve("nginx-sample-upstreams.txt").toString());
-        assertThat(lines).containsExactly(ring.locate(zero).payload(), ring.locate(max).payload());
-        assertThat(lines.get(0)).isEqualTo(ring.node(ring.nodeIndexAt(0)).payload());
     }
 }

@@ -2,6 +2,7 @@ package io.ketama.quarkus;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.MemberAttributeConfig;
+import io.ketama.core.FeatureTags;
 
 import java.util.Collection;
 import java.util.Objects;
@@ -18,9 +19,9 @@ import java.util.Objects;
  */
 public final class MemberAttributes {
 
-    /** Weight: a decimal integer >= 1. */
+    /** Weight: {@link io.ketama.core.Node#WEIGHT_RULE}. */
     public static final String WEIGHT = "ketama.weight";
-    /** Features: comma-separated non-empty tags; empty or absent for none. */
+    /** Features: {@link FeatureTags#LIST_RULE}; empty or absent for none. */
     public static final String FEATURES = "ketama.features";
     /** Data centre name: non-blank. */
     public static final String DATACENTER = "ketama.datacenter";
@@ -57,17 +58,15 @@ public final class MemberAttributes {
      * cannot change afterwards).
      *
      * @param nodeId the stable node id, or null for none
-     * @throws IllegalArgumentException when the weight is outside 1..1000, a feature is blank or
-     *                                  contains a comma, or the data centre is blank
+     * @throws IllegalArgumentException when the weight is outside {@link io.ketama.core.Node#WEIGHT_RULE 1..1000},
+     *                                  a feature is not a {@link FeatureTags tag}, or the data centre is blank
      */
     public static void publish(Config config, int weight, Collection<String> features, String datacenter, String nodeId) {
         MemberParser.weight(WEIGHT, Integer.toString(weight));
         for (String f : features) {
-            if (f == null || f.isBlank() || f.indexOf(',') >= 0) {
-                throw new IllegalArgumentException(FEATURES + " tag '" + f + "' is not allowed: tags are non-blank and contain no comma");
-            }
+            FeatureTags.require(f == null ? null : f.strip(), FEATURES);
         }
-        String joined = String.join(",", features.stream().map(String::trim).toList());
+        String joined = String.join(",", features.stream().map(String::strip).toList());
         String dc = MemberParser.datacenter(DATACENTER, datacenter == null ? "" : datacenter);
         MemberAttributeConfig attributes = Objects.requireNonNull(config, "config").getMemberAttributeConfig();
         attributes.setAttribute(WEIGHT, Integer.toString(weight));

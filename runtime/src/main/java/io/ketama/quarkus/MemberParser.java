@@ -2,10 +2,11 @@ package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Address;
 import com.hazelcast.cluster.Member;
+import io.ketama.core.FeatureTags;
 import io.ketama.core.HashIdentity;
 import io.ketama.core.HashStyle;
+import io.ketama.core.Node;
 
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -15,8 +16,6 @@ import java.util.Set;
  */
 final class MemberParser {
 
-    /** Largest weight: keeps one member from making a ring too large to build. */
-    static final int MAX_WEIGHT = 1000;
     static final String DEFAULT_DATACENTER = "default";
 
     private MemberParser() {
@@ -41,14 +40,7 @@ final class MemberParser {
         String nodeIdText = member.getAttribute(MemberAttributes.NODE_ID);
         String nodeId = nodeIdText == null || nodeIdText.isBlank() ? null : nodeIdText.trim();
 
-        Address address = member.getAddress();
-        String host = address.getHost();
-        int percent = host.indexOf('%');
-        if (percent >= 0) {
-            host = host.substring(0, percent); // an IPv6 scope id is local to the host that wrote it
-        }
-        String hostText = address.isIPv6() && !host.startsWith("[") ? "[" + host + "]" : host;
-        String addressText = hostText + ":" + address.getPort();
+        String addressText = addressText(member);
         HashIdentity identity;
         if (nodeId != null) {
             // a memcached style hashes the node id as the server text its clients use
@@ -64,35 +56,24 @@ final class MemberParser {
         return new Parsed(identity, new MemberInfo(member, addressText, identity.toString(), weight, features, datacenter, nodeId));
     }
 
-    /** A weight from 1 to {@value #MAX_WEIGHT}. */
-    static int weight(String name, String text) {
-        String t = text.trim();
-        try {
-            int w = Integer.parseInt(t);
-            if (w >= 1 && w <= MAX_WEIGHT) {
-                return w;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the allowed range
-        }
-        throw new IllegalArgumentException(name + " must be an integer from 1 to " + MAX_WEIGHT + ", was '" + text + "'");
+    /** {@code host:port} of the member's cluster address, as {@link HashIdentity#addressText} names every server. */
+    static String addressText(Member member) {
+        Address address = member.getAddress();
+        return HashIdentity.addressText(address.getHost(), Integer.toString(address.getPort()));
     }
 
-    /** Comma-separated non-empty tags; an empty text is no features. */
+    /** A weight ({@link Node#WEIGHT_RULE}). */
+    static int weight(String name, String text) {
+        int w = Node.parseWeight(text);
+        if (w < 0) {
+            throw new IllegalArgumentException(name + " must be " + Node.WEIGHT_RULE + ", was '" + text + "'");
+        }
+        return w;
+    }
+
+    /** Feature tags ({@link FeatureTags#LIST_RULE}); a blank text is no features. */
     static Set<String> features(String name, String text) {
-        if (text.isBlank()) {
-            return Set.of();
-        }
-        Set<String> out = new LinkedHashSet<>();
-        for (String part : text.split(",", -1)) {
-            String tag = part.trim();
-            if (tag.isEmpty()) {
-                throw new IllegalArgumentException(name + " has an empty feature in '" + text
-                        + "'; allowed: comma-separated non-empty tags, or nothing for no features");
-            }
-            out.add(tag);
-        }
-        return out;
+        return FeatureTags.parseList(text, name);
     }
 
     /** A non-blank data centre name. */

@@ -150,12 +150,12 @@ public class RingSelector {
         RingVersion version = r.versionFor(crc); // the split stays sticky by CRC-32 whatever the v1 ring's style
         FeatureRings<Member> rings = s.rings(version);
         int hash = keyHash(rings.ring(), text, bytes, crc);
-        int owner = required.isEmpty() ? rings.ring().nodeIndexForHash(hash) : rings.nodeIndexForHash(hash, required);
+        int owner = required.isEmpty() ? rings.ring().points().nodeIndexForHash(hash) : rings.nodeIndexForHash(hash, required);
         s.count(version, owner);
         if (r.shadow()) {
             FeatureRings<Member> other = s.rings(version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1);
             int otherHash = keyHash(other.ring(), text, bytes, crc);
-            int otherOwner = required.isEmpty() ? other.ring().nodeIndexForHash(otherHash) : other.nodeIndexForHash(otherHash, required);
+            int otherOwner = required.isEmpty() ? other.ring().points().nodeIndexForHash(otherHash) : other.nodeIndexForHash(otherHash, required);
             boolean disagreed = otherOwner != owner; // node indices are shared by both rings of a snapshot
             metrics.shadow(disagreed);
             shadowSelections.increment();
@@ -166,7 +166,7 @@ public class RingSelector {
         if (owner < 0) {
             return new Selection(null, version, List.of());
         }
-        return new Selection(rings.ring().node(owner).payload(), version,
+        return new Selection(rings.ring().points().node(owner).payload(), version,
                 new Candidates(rings, text != null ? text : bytes, required));
     }
 

@@ -16,7 +16,7 @@ import java.util.Set;
  * holds one sees a consistent view.
  *
  * <p>{@link #members()} is in ring node order: the member at index {@code i} is node {@code i} of
- * both rings ({@code ring(v).node(i)}), and its Hazelcast {@link Member} is that node's payload.
+ * both rings ({@code ring(v).points().node(i)}), and its Hazelcast {@link Member} is that node's payload.
  */
 public final class RingSnapshot {
 

@@ -45,16 +45,16 @@ class MemcachedStyleRingsTest {
                 servers.add(Node.of(style.identity(m.nodeId()), m.weight(), m.nodeId()));
             }
             KetamaRing<String> client = KetamaRing.build(style, servers);
-            assertThat(v1.pointHashes()).isEqualTo(client.pointHashes());
+            assertThat(v1.points().hashes()).isEqualTo(client.points().hashes());
             Random random = new Random(1);
             for (int k = 0; k < 20_000; k++) {
                 String key = "key-" + random.nextInt();
                 String expected = client.locate(key).payload();
-                assertThat(snapshot.members().get(v1.nodeIndexForHash(v1.hashKey(key))).nodeId()).isEqualTo(expected);
+                assertThat(snapshot.members().get(v1.points().nodeIndexForHash(v1.hashKey(key))).nodeId()).isEqualTo(expected);
             }
             List<Member> shuffled = new ArrayList<>(cluster());
             Collections.shuffle(shuffled, random);
-            assertThat(builder.build(shuffled, null, 1, "shuffled").ring(RingVersion.V1).pointHashes()).isEqualTo(v1.pointHashes());
+            assertThat(builder.build(shuffled, null, 1, "shuffled").ring(RingVersion.V1).points().hashes()).isEqualTo(v1.points().hashes());
         }
     }
 }

@@ -135,10 +135,10 @@ class AgreementTest {
     }
 
     private static void assertSameRing(KetamaRing<Member> actual, KetamaRing<Member> expected) {
-        assertThat(actual.pointHashes()).isEqualTo(expected.pointHashes());
+        assertThat(actual.points().hashes()).isEqualTo(expected.points().hashes());
         for (int p = 0; p < expected.pointCount(); p++) {
-            assertThat(actual.node(actual.nodeIndexAt(p)).payload().getUuid())
-                    .isEqualTo(expected.node(expected.nodeIndexAt(p)).payload().getUuid());
+            assertThat(actual.points().node(actual.points().nodeIndexAt(p)).payload().getUuid())
+                    .isEqualTo(expected.points().node(expected.points().nodeIndexAt(p)).payload().getUuid());
         }
     }
 

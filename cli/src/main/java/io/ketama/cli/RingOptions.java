@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import io.ketama.core.HashIdentity;
 import io.ketama.core.HashStyle;

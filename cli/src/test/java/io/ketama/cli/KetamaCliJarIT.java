@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,14 +16,14 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The packaged jar, started as users start it: {@code java -jar core/target/ketama-core.jar}. */
+/** The packaged jar, started as users start it: {@code java -jar cli/target/ketama-cli.jar}. */
 class KetamaCliJarIT {
 
     private record Result(int status, String stdout, String stderr) {
     }
 
     private static Result java(String stdin, String... args) throws Exception {
-        Path jar = Path.of(System.getProperty("ketama.jar", "target/ketama-core.jar"));
+        Path jar = Path.of(System.getProperty("ketama.jar", "target/ketama-cli.jar"));
         assertThat(jar).exists();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

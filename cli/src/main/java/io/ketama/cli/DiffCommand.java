@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import io.ketama.core.KetamaRing;
 import io.ketama.core.NodeChange;

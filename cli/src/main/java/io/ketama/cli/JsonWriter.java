@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

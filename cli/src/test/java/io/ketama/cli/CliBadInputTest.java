@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,6 +58,8 @@ class CliBadInputTest {
             c.add(Arguments.of(List.of(cmd, "--servers", file("empty.txt", "# nothing\n\n")), List.of("lists no server")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("three.txt", "a:1\nb:1 2\na b c\n")), List.of("line 3", "ADDRESS [WEIGHT]")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("w0.txt", "a:1 0\n")), List.of("line 1", "weight '0'", "integer from 1")));
+            c.add(Arguments.of(List.of(cmd, "--servers", file("w1001.txt", "a:1 1001\n")), List.of("line 1", "weight '1001'", "integer from 1 to 1000")));
+            c.add(Arguments.of(List.of(cmd, "--servers", file("nw1001.txt", "server a:1 weight=1001;\n")), List.of("line 1", "weight '1001'", "integer from 1 to 1000")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("wx.txt", "a:1\na:2 heavy\n")), List.of("line 2", "found 'a:2 heavy'", "WEIGHT an integer from 1")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("nw0.txt", "server a:1 weight=0;\n")), List.of("line 1", "weight '0'")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("nosemi.txt", "\nserver a:1 weight=2\n")), List.of("line 2", "must end with ';'")));
@@ -69,7 +71,7 @@ class CliBadInputTest {
                     List.of("line 2", "'cache-a:80' is not an IP socket address", "--hash-style pingora")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("dupv6.txt", "[::1]:80\n[0::1]:80\n"), "--hash-style", "pingora"),
                     List.of("line 2", "line 1")));
-            c.add(Arguments.of(List.of(cmd, "--servers", file("big.txt", "a:1 1000000\nb:1 1000000\nc:1 1000000\n"), "--points-per-weight", "1000"),
+            c.add(Arguments.of(List.of(cmd, "--servers", file("big.txt", "a:1 1000\nb:1 1000\nc:1 1000\n"), "--points-per-weight", "1000000"),
                     List.of("too large")));
         }
         c.add(Arguments.of(List.of("route", "--servers", f, "--candidates", "0"), List.of("--candidates", "integer from 1")));

@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import io.ketama.core.KetamaRing;
 import java.io.BufferedOutputStream;
@@ -31,7 +31,7 @@ final class RouteCommand {
         this.candidates = candidates;
         this.names = new byte[ring.nodeCount()][];
         for (int i = 0; i < names.length; i++) {
-            names[i] = ring.node(i).payload().getBytes(StandardCharsets.UTF_8);
+            names[i] = ring.points().node(i).payload().getBytes(StandardCharsets.UTF_8);
         }
     }
 
@@ -82,9 +82,9 @@ final class RouteCommand {
 
     private void write(OutputStream sink, byte[] key, int offset, int length, int[] chosen) throws IOException {
         if (chosen.length <= 1) {
-            sink.write(names[ring.nodeIndexForHash(ring.hashKey(key, offset, length))]);
+            sink.write(names[ring.points().nodeIndexForHash(ring.hashKey(key, offset, length))]);
         } else {
-            int n = ring.candidateIndices(key, offset, length, chosen);
+            int n = ring.points().candidateIndices(key, offset, length, chosen);
             for (int i = 0; i < n; i++) {
                 if (i > 0) {
                     sink.write(' ');

@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

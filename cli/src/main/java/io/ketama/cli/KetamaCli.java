@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import io.ketama.core.KetamaRing;
 import java.io.IOException;
@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The command-line tool of the core jar: {@code java -jar ketama-core.jar route|analyze|diff ...}.
+ * The command-line tool over the core library: {@code java -jar ketama-cli.jar route|analyze|diff ...}.
  *
  * <p>Exit status: 0 on success, 2 for bad arguments or bad input (one line on standard error that
  * says what was wrong and what is allowed), 1 when standard output cannot be written.
@@ -20,7 +20,7 @@ import java.util.Set;
 public final class KetamaCli {
 
     static final String USAGE = String.join("\n",
-            "usage: java -jar ketama-core.jar COMMAND OPTIONS",
+            "usage: java -jar ketama-cli.jar COMMAND OPTIONS",
             "  route   --servers FILE [RING OPTIONS] [--candidates K]   keys on stdin, one per line -> server per line",
             "  analyze --servers FILE [RING OPTIONS] [--target-cov X]    exact balance of the ring, as JSON",
             "  diff    --servers A [RING OPTIONS] --against B [RING OPTIONS FOR B]",

@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 /**
  * Bad arguments or bad input: the CLI prints the message as one line on standard error and exits

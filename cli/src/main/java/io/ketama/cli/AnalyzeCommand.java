@@ -1,4 +1,4 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
 import io.ketama.core.KetamaRing;
 import io.ketama.core.NodeShare;
@@ -24,7 +24,7 @@ final class AnalyzeCommand {
         boolean memcached = options.style().placesKeys();
         List<Integer> weights = new ArrayList<>();
         for (int i = 0; i < ring.nodeCount(); i++) {
-            weights.add(memcached ? (int) ring.generatedPointsOf(i) : ring.node(i).weight());
+            weights.add(memcached ? (int) ring.points().generatedPointsOf(i) : ring.points().node(i).weight());
         }
         int pointsPerWeight = memcached ? 1 : options.pointsPerWeight();
         if (targetCov != null && memcached) {

@@ -1,5 +1,6 @@
-package io.ketama.core.cli;
+package io.ketama.cli;
 
+import io.ketama.core.Node;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -13,14 +14,11 @@ import java.util.List;
  * Reads a servers file: one server per line, either an nginx line
  * {@code server ADDRESS [weight=N] [other parameters];} or {@code ADDRESS [WEIGHT]}. Blank lines
  * and comments (from a {@code #} at the start of a line or after white space, to the end of the
- * line) are ignored; anything else is an error that names the file and line. Weights are integers
- * from 1 to {@value #MAX_WEIGHT}; nginx parameters other than {@code weight=} are accepted and
- * ignored, as they do not change the ring.
+ * line) are ignored; anything else is an error that names the file and line. Weights follow
+ * {@link Node#WEIGHT_RULE}, as for the members of a cluster; nginx parameters other than
+ * {@code weight=} are accepted and ignored, as they do not change the ring.
  */
 final class ServersFile {
-
-    /** Bound on a weight: keeps a ring of a few heavy servers within memory. */
-    static final int MAX_WEIGHT = 1_000_000;
 
     private ServersFile() {
     }
@@ -68,7 +66,7 @@ final class ServersFile {
             return nginxLine(text, words, line, file);
         }
         if (words.length > 2 || (words.length == 2 && !words[1].chars().allMatch(c -> c >= '0' && c <= '9'))) {
-            throw error(file, line, "expected 'ADDRESS [WEIGHT]' with WEIGHT an integer from 1 to " + MAX_WEIGHT
+            throw error(file, line, "expected 'ADDRESS [WEIGHT]' with WEIGHT " + Node.WEIGHT_RULE
                     + ", or 'server ADDRESS [weight=N] [parameters];', found '" + text + "'");
         }
         if (words[0].endsWith(";")) {
@@ -102,13 +100,11 @@ final class ServersFile {
     }
 
     private static int weight(String text, int line, Path file) throws CliException {
-        if (!text.isEmpty() && text.length() <= 7 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            int w = Integer.parseInt(text);
-            if (w >= 1 && w <= MAX_WEIGHT) {
-                return w;
-            }
+        int w = Node.parseWeight(text);
+        if (w < 0) {
+            throw error(file, line, "weight '" + text + "' is not " + Node.WEIGHT_RULE);
         }
-        throw error(file, line, "weight '" + text + "' is not an integer from 1 to " + MAX_WEIGHT);
+        return w;
     }
 
     private static CliException error(Path file, int line, String message) {

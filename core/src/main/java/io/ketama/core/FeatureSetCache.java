@@ -1,0 +1,221 @@
+package io.ketama.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The cache policy of {@link FeatureRings}: which feature sets have a {@link FeaturePlan}, and
+ * which of them are answered from a materialised dedicated ring, within a memory budget.
+ *
+ * <ul>
+ *   <li><b>Admission.</b> A set is worth a dedicated ring when its nodes generate fewer than
+ *       1 / {@value #MATERIALISE_BELOW_ONE_IN} of the ring's points: a filtered walk would
+ *       average more than that many points per lookup and meet long gaps. It is built on the
+ *       set's first lookup.</li>
+ *   <li><b>Budget.</b> Materialised rings (point storage plus node map) never exceed the budget
+ *       together; a ring that alone exceeds it is never built, its set always walks.</li>
+ *   <li><b>Eviction.</b> To make room, the rings of the least recently used sets go first. An
+ *       evicted set walks, and earns another materialisation after {@code readmitAfterWalks}
+ *       walks, so a working set larger than the budget cannot make every lookup build a ring.</li>
+ *   <li><b>Plans.</b> At most {@value #MAX_PLANS} plans are kept; past that, the least recently
+ *       used walked plans are dropped (and planned again when used).</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Finding a plan and marking it used take no lock and allocate nothing: the plans live in an
+ * immutable {@link FeaturePlanTable} published through a volatile field, and recency is a racy
+ * clock (a lost update only makes a hint a little stale). Planning a new set and materialising
+ * take one lock; a materialisation earned by walking is done by whichever lookup finds the lock
+ * free, the others keep walking meanwhile.
+ */
+final class FeatureSetCache<T> {
+
+    /** A set is materialised when its nodes generate fewer than 1 / this of the ring's points. */
+    static final int MATERIALISE_BELOW_ONE_IN = 4;
+    /** Walks an evicted set makes before it may be materialised again. */
+    static final int READMIT_AFTER_WALKS = 4096;
+    /** Plans kept; past this the least recently used walked ones are dropped (and re-planned when used). */
+    static final int MAX_PLANS = 256;
+
+    private final KetamaRing<T> ring;
+    private final FeatureIndex features;
+    private final long budget;
+    private final int readmitAfterWalks;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Recency clock, written racily by lookups; in its own object so the writes stay off this object's cache line. */
+    private final long[] clock = new long[1];
+    private volatile FeaturePlanTable<T> plans = FeaturePlanTable.empty();
+    private volatile long materialisedBytes;
+
+    FeatureSetCache(KetamaRing<T> ring, FeatureIndex features, long budget, int readmitAfterWalks) {
+        this.ring = ring;
+        this.features = features;
+        this.budget = budget;
+        this.readmitAfterWalks = readmitAfterWalks;
+    }
+
+    /** The plan of a single-word mask, planning it on first use; marks it used. */
+    FeaturePlan<T> plan(long mask) {
+        FeaturePlan<T> p = plans.find(mask);
+        return touch(p != null ? p : create(new long[] {mask}));
+    }
+
+    /** The plan of a multi-word mask, planning it on first use; marks it used. */
+    FeaturePlan<T> plan(long[] mask) {
+        FeaturePlan<T> p = plans.find(mask);
+        return touch(p != null ? p : create(mask));
+    }
+
+    /** The existing plan of {@code mask} without planning or touching it; null when none. */
+    FeaturePlan<T> peek(long[] mask) {
+        return plans.find(mask);
+    }
+
+    /** Counts one walk of {@code p}; a set whose credit runs out is materialised again (if the lock is free). */
+    void walked(FeaturePlan<T> p) {
+        if (p.admissible && --p.credit < 0) {
+            tryMaterialise(p);
+        }
+    }
+
+    long budget() {
+        return budget;
+    }
+
+    /** Bytes of the currently materialised rings; never above {@link #budget()}. */
+    long materialisedBytes() {
+        return materialisedBytes;
+    }
+
+    /** Every plan (a new list). */
+    List<FeaturePlan<T>> plans() {
+        return plans.plans();
+    }
+
+    int planCount() {
+        return plans.size();
+    }
+
+    private FeaturePlan<T> touch(FeaturePlan<T> p) {
+        long now = clock[0];
+        if (p.stamp != now) {
+            // written only when the set differs from the last one used: repeated lookups of one set write nothing
+            p.stamp = ++now;
+            clock[0] = now;
+        }
+        return p;
+    }
+
+    private FeaturePlan<T> create(long[] key) {
+        lock.lock();
+        try {
+            FeaturePlan<T> existing = plans.find(key);
+            if (existing != null) {
+                return existing;
+            }
+            List<Node<T>> nodes = ring.nodes();
+            long[] qualifying = new long[(nodes.size() + 63) >>> 6];
+            int count = 0;
+            long qualifyingPoints = 0;
+            for (int n = 0; n < nodes.size(); n++) {
+                if (features.hasAll(n, key)) {
+                    qualifying[n >>> 6] |= 1L << n;
+                    count++;
+                    qualifyingPoints += ring.generatedPointsOf(n);
+                }
+            }
+            FeaturePlan<T> p;
+            if (count == 0) {
+                p = FeaturePlan.none(key);
+            } else if (count == nodes.size()) {
+                p = FeaturePlan.full(key);
+            } else {
+                boolean small = qualifyingPoints * MATERIALISE_BELOW_ONE_IN < ring.generatedPointCount();
+                p = FeaturePlan.walk(key, qualifying, qualifyingPoints, small && budget > 0, 0);
+            }
+            p.stamp = ++clock[0];
+            publish(plans.with(p));
+            return p.kind == FeaturePlan.Kind.WALK && p.admissible ? materialiseLocked(p) : p;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void tryMaterialise(FeaturePlan<T> p) {
+        if (!lock.tryLock()) {
+            return;
+        }
+        try {
+            FeaturePlan<T> current = plans.find(p.key);
+            if (current != null && current.kind == FeaturePlan.Kind.WALK && current.admissible) {
+                materialiseLocked(current);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Builds the dedicated ring of walking plan {@code p}, evicting least recently used rings to fit. */
+    private FeaturePlan<T> materialiseLocked(FeaturePlan<T> p) {
+        List<Node<T>> nodes = ring.nodes();
+        List<Node<T>> chosen = new ArrayList<>();
+        int[] toFull = new int[FeatureRings.countBits(p.qualifying)];
+        for (int n = 0; n < nodes.size(); n++) {
+            if (p.qualifies(n)) {
+                toFull[chosen.size()] = n;
+                chosen.add(nodes.get(n));
+            }
+        }
+        long[] counts = new long[toFull.length];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = ring.generatedPointsOf(toFull[i]);
+        }
+        KetamaRing<T> dedicated = ring.restrict(chosen, counts);
+        FeaturePlan<T> candidate = p.materialised(dedicated, toFull);
+        long bytes = candidate.materialisedBytes();
+        if (bytes > budget) {
+            FeaturePlan<T> walk = p.walkOnly();
+            publish(plans.with(walk));
+            return walk;
+        }
+        List<FeaturePlan<T>> rings = new ArrayList<>();
+        for (FeaturePlan<T> q : plans.plans()) {
+            if (q.kind == FeaturePlan.Kind.RING) {
+                rings.add(q);
+            }
+        }
+        rings.sort(Comparator.comparingLong(q -> q.stamp));
+        long used = materialisedBytes;
+        FeaturePlanTable<T> table = plans;
+        for (FeaturePlan<T> victim : rings) {
+            if (used + bytes <= budget) {
+                break;
+            }
+            table = table.with(victim.evicted(readmitAfterWalks));
+            used -= victim.materialisedBytes();
+        }
+        table = table.with(candidate);
+        materialisedBytes = used + bytes;
+        plans = table;
+        return candidate;
+    }
+
+    /** Publishes {@code table}, dropping least recently used walked plans beyond {@link #MAX_PLANS}. */
+    private void publish(FeaturePlanTable<T> table) {
+        if (table.size() > MAX_PLANS) {
+            List<FeaturePlan<T>> all = table.plans();
+            List<FeaturePlan<T>> walked = new ArrayList<>();
+            for (FeaturePlan<T> p : all) {
+                if (p.kind != FeaturePlan.Kind.RING) {
+                    walked.add(p);
+                }
+            }
+            walked.sort(Comparator.comparingLong(p -> p.stamp));
+            all.removeAll(walked.subList(0, Math.min(walked.size(), table.size() - MAX_PLANS / 2)));
+            table = FeaturePlanTable.of(all);
+        }
+        plans = table;
+    }
+}
