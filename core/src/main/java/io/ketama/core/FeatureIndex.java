@@ -121,17 +121,6 @@ final class FeatureIndex {
         return PointTable.arrayBytes(nodeMasks.length, 8);
     }
 
-    /** The tag names of {@code mask}, for messages. */
-    Set<String> names(long[] mask) {
-        TreeSet<String> out = new TreeSet<>();
-        for (int b = 0; b < names.length; b++) {
-            if ((mask[b >>> 6] & (1L << b)) != 0) {
-                out.add(names[b]);
-            }
-        }
-        return out;
-    }
-
     static Set<String> requireSet(Set<String> required) {
         return Objects.requireNonNull(required, "required feature set (use an empty set for no constraint)");
     }

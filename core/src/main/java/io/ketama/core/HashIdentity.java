@@ -166,11 +166,6 @@ public final class HashIdentity implements Comparable<HashIdentity> {
         return prefixRegister;
     }
 
-    /** Whether the host is an IP literal (bracketed or not). */
-    public boolean isIpLiteral() {
-        return ip != null;
-    }
-
     @Override
     public int compareTo(HashIdentity o) {
         if (ip != null && o.ip != null) {

@@ -23,9 +23,4 @@ public record NodeChange(long gained, long lost) {
     public double lostFraction() {
         return lost / (double) HashSpace.SIZE;
     }
-
-    /** {@code gained − lost}: the net change of the owner's hashes. */
-    public long net() {
-        return gained - lost;
-    }
 }

@@ -256,9 +256,4 @@ final class PointTable {
     boolean modular() {
         return modular;
     }
-
-    /** Significant bits of each stored field: hash remainder + node number (the field itself is an int). */
-    int bitsPerPoint() {
-        return shift + nodeBits;
-    }
 }

@@ -91,11 +91,6 @@ public final class RingPoints<T> {
         return ring.candidateIndices(hash, out);
     }
 
-    /** Significant bits of each stored point (hash remainder + node number), held in one int; the index comes on top. */
-    public int bitsPerPoint() {
-        return table.bitsPerPoint();
-    }
-
     /** Bits of the hash that select an index bucket (the top bits, not stored in the points). */
     public int indexBits() {
         return table.indexBits();
