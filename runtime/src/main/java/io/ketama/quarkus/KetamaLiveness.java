@@ -23,7 +23,7 @@ class KetamaLiveness implements HealthCheck {
         boolean running = hazelcast.getLifecycleService().isRunning();
         return HealthCheckResponse.named("ketama-hazelcast")
                 .status(running)
-                .withData("member", running ? String.valueOf(hazelcast.getCluster().getLocalMember().getAddress()) : "stopped")
+                .withData("member", running ? MemberAddress.of(hazelcast.getCluster().getLocalMember()) : "stopped")
                 .build();
     }
 }

@@ -23,7 +23,7 @@ class KetamaReadiness implements HealthCheck {
                 .withData("generation", s.generation())
                 .withData("members", s.members().size())
                 .withData("excluded", s.excluded().size())
-                .withData("localMember", String.valueOf(s.localMember().getAddress()))
+                .withData("localMember", MemberAddress.of(s.localMember()))
                 .withData("v1Points", s.rings().get(RingVersion.V1).points())
                 .withData("v2Points", s.rings().get(RingVersion.V2).points())
                 .withData("reason", s.reason())

@@ -1,6 +1,5 @@
 package io.ketama.quarkus;
 
-import com.hazelcast.cluster.Address;
 import com.hazelcast.cluster.Member;
 import io.ketama.core.FeatureTags;
 import io.ketama.core.HashIdentity;
@@ -40,7 +39,7 @@ final class MemberParser {
         String nodeIdText = member.getAttribute(MemberAttributes.NODE_ID);
         String nodeId = nodeIdText == null || nodeIdText.isBlank() ? null : nodeIdText.trim();
 
-        String addressText = addressText(member);
+        String addressText = MemberAddress.of(member);
         HashIdentity identity;
         if (nodeId != null) {
             // a memcached style hashes the node id as the server text its clients use
@@ -54,12 +53,6 @@ final class MemberParser {
             }
         }
         return new Parsed(identity, new MemberInfo(member, addressText, identity.toString(), weight, features, datacenter, nodeId));
-    }
-
-    /** {@code host:port} of the member's cluster address, as {@link HashIdentity#addressText} names every server. */
-    static String addressText(Member member) {
-        Address address = member.getAddress();
-        return HashIdentity.addressText(address.getHost(), Integer.toString(address.getPort()));
     }
 
     /** A weight ({@link Node#WEIGHT_RULE}). */

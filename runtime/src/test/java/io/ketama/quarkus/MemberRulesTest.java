@@ -41,8 +41,8 @@ class MemberRulesTest {
 
     @Test
     void aMembersAddressIsNamedAsCoreNamesServers() {
-        assertThat(MemberParser.addressText(member("10.0.0.1", 5701))).isEqualTo("10.0.0.1:5701");
-        assertThat(MemberParser.addressText(member("::1", 5701))).isEqualTo("[::1]:5701");
+        assertThat(MemberAddress.of(member("10.0.0.1", 5701))).isEqualTo("10.0.0.1:5701");
+        assertThat(MemberAddress.of(member("::1", 5701))).isEqualTo("[::1]:5701");
         assertThat(MemberParser.parse(member("::1", 5702), HashStyle.NGINX).info().address()).isEqualTo("[::1]:5702");
     }
 

@@ -69,9 +69,9 @@ class DevUiCardTest extends DevUIJsonRPCTest {
         assertThat(rings.get("generation").asLong()).isPositive();
 
         JsonNode owner = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "ssd"));
-        assertThat(owner.get("owner").asText()).isEqualTo("[127.0.0.1]:5839");
+        assertThat(owner.get("owner").asText()).isEqualTo("127.0.0.1:5839");
         assertThat(owner.get("version").asText()).isIn("v1", "v2");
-        assertThat(texts(owner.get("candidates"))).containsExactly("[127.0.0.1]:5839");
+        assertThat(texts(owner.get("candidates"))).containsExactly("127.0.0.1:5839");
         JsonNode none = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "gpu"));
         assertThat(none.hasNonNull("owner")).as("no member has gpu").isFalse();
         assertThat(none.get("candidates")).isEmpty();

@@ -1,7 +1,9 @@
 package io.ketama.quarkus.devui;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.core.FeatureTags;
 import io.ketama.core.RingVersion;
+import io.ketama.quarkus.MemberAddress;
 import io.ketama.quarkus.MemberInfo;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.RingSelector;
@@ -12,8 +14,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -63,7 +63,7 @@ public class KetamaJsonRpcService {
                     m.datacenter(), m.nodeId(), local != null && m.member().getUuid().equals(local.getUuid())));
         }
         List<ExcludedView> excluded = s.excluded().stream()
-                .map(e -> new ExcludedView(String.valueOf(e.member().getAddress()), e.reason())).toList();
+                .map(e -> new ExcludedView(MemberAddress.of(e.member()), e.reason())).toList();
         List<RingView> rings = new ArrayList<>();
         for (RingVersion v : RingVersion.values()) {
             RingStats r = s.rings().get(v);
@@ -80,13 +80,10 @@ public class KetamaJsonRpcService {
      * it) among the members with every feature in {@code features} (comma-separated; blank for none).
      */
     public Owner owner(String key, String features) {
-        Set<String> required = new LinkedHashSet<>();
-        if (features != null) {
-            Arrays.stream(features.split(",")).map(String::trim).filter(f -> !f.isEmpty()).forEach(required::add);
-        }
+        Set<String> required = features == null ? Set.of() : FeatureTags.parseList(features, "features");
         Selection s = selector.select(key == null ? "" : key, Set.copyOf(required));
-        List<String> candidates = s.candidates().stream().map(c -> String.valueOf(c.getAddress())).toList();
-        return new Owner(key, List.copyOf(required), s.found() ? String.valueOf(s.owner().getAddress()) : null,
+        List<String> candidates = s.candidates().stream().map(MemberAddress::of).toList();
+        return new Owner(key, List.copyOf(required), s.found() ? MemberAddress.of(s.owner()) : null,
                 s.version().label(), candidates);
     }
 }
