@@ -19,7 +19,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -128,7 +127,7 @@ public class CacheResource {
                 .type(served.answer().contentType())
                 .header(OWNER, Members.address(selection.owner()))
                 .header(SERVED_BY, served.servedBy())
-                .header(RING, selection.version().label().toLowerCase(Locale.ROOT))
+                .header(RING, selection.version().label())
                 .header(CACHE, served.cache().name());
     }
 

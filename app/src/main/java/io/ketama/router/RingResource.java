@@ -12,7 +12,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -79,7 +78,7 @@ public class RingResource {
         for (Map.Entry<RingVersion, RingStats> e : s.rings().entrySet()) {
             RingStats r = e.getValue();
             double cov = r.coefficientOfVariation();
-            rings.put(e.getKey().label().toLowerCase(Locale.ROOT), new StatsEntry(r.points(), r.bytes(), r.pointsPerWeight(),
+            rings.put(e.getKey().label(), new StatsEntry(r.points(), r.bytes(), r.pointsPerWeight(),
                     Double.isFinite(cov) ? cov : null));
         }
         RebuildEntry rebuild = new RebuildEntry(s.generation(), s.builtAt(), s.reason(), s.buildTime().toNanos() / 1e6);

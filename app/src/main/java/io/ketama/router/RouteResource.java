@@ -9,7 +9,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
@@ -69,7 +68,7 @@ public class RouteResource {
         RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
         Selection selection = routing.select(key, features);
         var local = runtime.localMember();
-        return new RouteView(key.display(), key.length(), selection.version().label().toLowerCase(Locale.ROOT),
+        return new RouteView(key.display(), key.length(), selection.version().label(),
                 FeaturesHeader.parse(features), MemberView.of(selection.owner(), local),
                 selection.candidates().stream().map(m -> MemberView.of(m, local)).toList());
     }

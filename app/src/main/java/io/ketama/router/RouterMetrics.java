@@ -1,5 +1,6 @@
 package io.ketama.router;
 
+import io.ketama.core.EnumLabels;
 import io.ketama.quarkus.ForwardOutcomes;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.LocalCache;
@@ -65,7 +66,7 @@ class RouterMetrics implements ForwardOutcomes {
     private static Counter requests(MeterRegistry registry, CacheStatus status, String served) {
         return Counter.builder("ketama.router.requests")
                 .description("Keys answered, by how the serving member had them and whether it was this member")
-                .tag("cache", status.name().toLowerCase(java.util.Locale.ROOT))
+                .tag("cache", EnumLabels.label(status))
                 .tag("served", served)
                 .register(registry);
     }

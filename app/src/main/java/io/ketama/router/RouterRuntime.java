@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.core.EnumLabels;
 import io.ketama.router.forwarding.BinaryForwardClient;
 import io.ketama.router.forwarding.FailoverChain;
 import io.ketama.router.forwarding.ForwardReceiver;
@@ -94,7 +95,7 @@ class RouterRuntime {
         // a member that joined between reading the members above and adding the listener
         forwarder.membersNow(uuids(hazelcast.getCluster().getMembers()));
         LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s", keyServer.memberAddress(),
-                origin, cache.maxBytes(), transport.kind().name().toLowerCase(java.util.Locale.ROOT));
+                origin, cache.maxBytes(), EnumLabels.label(transport.kind()));
     }
 
     /** When a transport gives up on an unanswered forward: after the guard's timeout, which normally acts first. */

@@ -89,7 +89,7 @@ final class ClusterMigration implements AutoCloseable {
         this.source = Objects.requireNonNull(source, "source");
         this.onApply = Objects.requireNonNull(onApply, "onApply");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.self = String.valueOf(hazelcast.getCluster().getLocalMember().getAddress());
+        this.self = MemberAddress.of(hazelcast.getCluster().getLocalMember());
     }
 
     /**

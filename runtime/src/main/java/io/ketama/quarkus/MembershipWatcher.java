@@ -49,12 +49,12 @@ final class MembershipWatcher implements AutoCloseable {
         listenerId = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent event) {
-                requestRebuild.accept("member added " + event.getMember().getAddress());
+                requestRebuild.accept("member added " + MemberAddress.of(event.getMember()));
             }
 
             @Override
             public void memberRemoved(MembershipEvent event) {
-                requestRebuild.accept("member removed " + event.getMember().getAddress());
+                requestRebuild.accept("member removed " + MemberAddress.of(event.getMember()));
             }
         });
     }

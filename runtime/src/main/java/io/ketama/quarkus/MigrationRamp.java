@@ -1,5 +1,6 @@
 package io.ketama.quarkus;
 
+import io.ketama.core.EnumLabels;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -50,7 +51,7 @@ final class MigrationRamp implements AutoCloseable {
         CANCELLED;
 
         String label() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return EnumLabels.label(this);
         }
     }
 

@@ -1,6 +1,6 @@
 package io.ketama.quarkus;
 
-import java.util.Locale;
+import io.ketama.core.EnumLabels;
 
 /** Where a member takes its migration settings from ({@code quarkus.ketama.migration.source}). */
 public enum MigrationSource {
@@ -20,6 +20,6 @@ public enum MigrationSource {
 
     /** {@code cluster} or {@code member}. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return EnumLabels.label(this);
     }
 }

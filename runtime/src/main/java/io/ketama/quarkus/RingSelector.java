@@ -220,7 +220,7 @@ public class RingSelector {
      * @return the new state
      */
     public MigrationState updateMigration(MigrationSettings settings) {
-        return updateMigration(settings, ClusterMigration.ANY_GENERATION, "application on " + snapshot().localMember().getAddress());
+        return updateMigration(settings, ClusterMigration.ANY_GENERATION, "application on " + MemberAddress.of(snapshot().localMember()));
     }
 
     /**

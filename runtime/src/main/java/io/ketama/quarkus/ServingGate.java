@@ -97,7 +97,7 @@ final class ServingGate {
                     continue; // does not run the extension: routes nothing
                 }
                 if (s.ringMembers().contains(self)) {
-                    holding.add(String.valueOf(m.getAddress()));
+                    holding.add(MemberAddress.of(m));
                 } else {
                     confirmed++;
                 }

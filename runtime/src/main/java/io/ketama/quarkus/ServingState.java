@@ -1,6 +1,6 @@
 package io.ketama.quarkus;
 
-import java.util.Locale;
+import io.ketama.core.EnumLabels;
 
 /**
  * Where a member stands in its life as a ring member, as it tells the others through the cluster
@@ -17,6 +17,6 @@ public enum ServingState {
 
     /** {@code starting}, {@code serving} or {@code draining}. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return EnumLabels.label(this);
     }
 }

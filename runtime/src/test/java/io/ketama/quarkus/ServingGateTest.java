@@ -85,11 +85,11 @@ class ServingGateTest {
                 int hash = Crc32.hash(key);
                 RingState state = r.rings().state();
                 var ring = state.rings(r.rings().router().versionFor(hash)).ring();
-                int owner = ring.nodeIndexForHash(hash);
+                int owner = ring.points().nodeIndexForHash(hash);
                 if (owner < 0) {
                     continue;
                 }
-                Member m = ring.node(owner).payload();
+                Member m = ring.points().node(owner).payload();
                 if (!canServe.contains(m.getUuid())) {
                     failovers.add(r.hz().getCluster().getLocalMember().getAddress() + " chose " + m.getAddress());
                 }

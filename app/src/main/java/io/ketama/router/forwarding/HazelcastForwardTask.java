@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.ketama.quarkus.MemberAddress;
 import io.ketama.router.serving.Served;
 import java.io.IOException;
 import java.util.concurrent.ExecutionException;
@@ -43,7 +44,7 @@ final class HazelcastForwardTask implements java.util.concurrent.Callable<Hazelc
         Object receiver = member == null ? null : member.getUserContext().get(ForwardReceiver.USER_CONTEXT_KEY);
         if (!(receiver instanceof ForwardReceiver r)) {
             return HazelcastForwardReply.failed(RemoteFailure.NOT_SERVING, "member "
-                    + (member == null ? "?" : member.getCluster().getLocalMember().getAddress())
+                    + (member == null ? "?" : MemberAddress.of(member.getCluster().getLocalMember()))
                     + " serves no forwarded keys (no receiver in its user context)");
         }
         try {
