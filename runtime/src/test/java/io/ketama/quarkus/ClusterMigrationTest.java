@@ -80,7 +80,7 @@ class ClusterMigrationTest {
             assertThat(m.applied).hasSize(1);
             assertThat(m.migration.current().settings()).isEqualTo(SPLIT_10);
             assertThat(m.migration.current().generation()).isEqualTo(1);
-            assertThat(m.migration.current().changedBy()).isEqualTo("configuration of " + first.hz.getCluster().getLocalMember().getAddress());
+            assertThat(m.migration.current().changedBy()).isEqualTo("configuration of " + MemberAddress.of(first.hz.getCluster().getLocalMember()));
         }
     }
 

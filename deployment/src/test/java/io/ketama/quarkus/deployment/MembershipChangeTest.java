@@ -7,6 +7,7 @@ import io.ketama.core.KetamaRing;
 import io.ketama.core.NodeChange;
 import io.ketama.core.RingDiff;
 import io.ketama.core.RingVersion;
+import io.ketama.quarkus.MemberAddress;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.quarkus.test.QuarkusUnitTest;
@@ -61,14 +62,14 @@ class MembershipChangeTest {
         // join: the fourth member
         Instant beforeJoin = Instant.now();
         HazelcastInstance d = CLUSTER.start(5811, 1, Set.of(), null);
-        RingSnapshot four = awaitMembers(4, beforeJoin, "member added " + d.getCluster().getLocalMember().getAddress());
+        RingSnapshot four = awaitMembers(4, beforeJoin, "member added " + MemberAddress.of(d.getCluster().getLocalMember()));
         assertOnlyKeysOf(three, four, d.getCluster().getLocalMember(), true);
 
         // leave: b goes
         Member leaving = b.getCluster().getLocalMember();
         Instant beforeLeave = Instant.now();
         CLUSTER.stop(b);
-        RingSnapshot afterLeave = awaitMembers(3, beforeLeave, "member removed " + leaving.getAddress());
+        RingSnapshot afterLeave = awaitMembers(3, beforeLeave, "member removed " + MemberAddress.of(leaving));
         assertThat(afterLeave.contains(leaving)).isFalse();
         assertOnlyKeysOf(four, afterLeave, leaving, false);
         assertThat(c.getCluster().getMembers()).hasSize(3);
