@@ -146,7 +146,7 @@ public final class ClusterRings implements AutoCloseable {
         for (ExcludedMember e : snapshot.excluded()) {
             if (warned.add(e.member().getUuid())) {
                 metrics.memberExcluded();
-                LOG.warnf("ketama: member %s (%s) is left out of the rings: %s", e.member().getAddress(),
+                LOG.warnf("ketama: member %s (%s) is left out of the rings: %s", MemberAddress.of(e.member()),
                         e.member().getUuid(), e.reason());
             }
         }
@@ -192,9 +192,7 @@ public final class ClusterRings implements AutoCloseable {
         List<MemberStanding> out = new ArrayList<>(members.size());
         for (Member m : members) {
             MemberStatus s = statuses.get(m.getUuid());
-            String host = m.getAddress().getHost();
-            String address = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + m.getAddress().getPort();
-            out.add(new MemberStanding(m, address, s == null ? null : s.state(), s == null ? 0 : s.migrationGeneration()));
+            out.add(new MemberStanding(m, MemberAddress.of(m), s == null ? null : s.state(), s == null ? 0 : s.migrationGeneration()));
         }
         return out;
     }

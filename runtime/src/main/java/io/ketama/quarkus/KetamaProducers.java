@@ -50,7 +50,7 @@ class KetamaProducers {
         HazelcastInstance instance = Hazelcast.newHazelcastInstance(
                 HazelcastConfigs.customized(HazelcastConfigs.of(settings), customizers, settings));
         LOG.infof("ketama: embedded Hazelcast member %s joined cluster '%s' (%d members)",
-                instance.getCluster().getLocalMember().getAddress(), instance.getConfig().getClusterName(),
+                MemberAddress.of(instance.getCluster().getLocalMember()), instance.getConfig().getClusterName(),
                 instance.getCluster().getMembers().size());
         return instance;
     }
