@@ -6,7 +6,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** A guessable admin token stops start-up with a message naming the key and what is allowed (and not the token). */
+/**
+ * The boot for the cluster-control keys, which a producer of their own validates: a guessable
+ * admin token and a negative drain stop start-up with a message naming each key and what is
+ * allowed (and not the token). The rules themselves: runtime's KetamaConfigValidationTest.
+ */
 class InvalidAdminTokenTest {
 
     @RegisterExtension

@@ -6,7 +6,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** Several invalid settings are reported together, each with its key. */
+/**
+ * The one boot for {@code quarkus.ketama.*} validation: start-up runs the extension's check and
+ * stops, reporting several invalid settings together, each with its key. Every rule and message
+ * is tested as the plain function it is in the runtime module's KetamaConfigValidationTest.
+ */
 class SeveralInvalidSettingsTest {
 
     @RegisterExtension
