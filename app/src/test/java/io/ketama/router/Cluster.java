@@ -3,9 +3,9 @@ package io.ketama.router;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.Selection;
+import io.ketama.testing.Await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -67,18 +67,7 @@ final class Cluster implements AutoCloseable {
 
     /** As {@link #await(String, BooleanSupplier)}, describing what it waited for as things stand when it gives up. */
     static void await(java.util.function.Supplier<String> what, BooleanSupplier condition) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("gave up waiting for " + what.get());
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what, e);
-            }
-        }
+        Await.until(condition, Duration.ofSeconds(30), what);
     }
 
     /** The first key {@code <prefix>0}, {@code <prefix>1}, … whose selection satisfies {@code wanted}. */

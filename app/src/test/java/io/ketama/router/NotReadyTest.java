@@ -4,10 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.ketama.testing.LoopbackHazelcast;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,15 +39,11 @@ class NotReadyTest {
         @Override
         public Map<String, String> start() {
             String cluster = "ketama-test-" + UUID.randomUUID();
-            int appPort = TestMember.freePort();
-            twin = TestMember.start(cluster, List.of(appPort), Set.of(), "twin");
-            return Map.of(
-                    "quarkus.ketama.hazelcast.cluster-name", cluster,
-                    "quarkus.ketama.hazelcast.port", Integer.toString(appPort),
-                    "quarkus.ketama.hazelcast.port-auto-increment", "false",
-                    "quarkus.ketama.hazelcast.members", "127.0.0.1:" + twin.port() + ",127.0.0.1:" + appPort,
-                    "quarkus.ketama.hazelcast.interface", "127.0.0.1",
-                    "quarkus.ketama.member.node-id", "twin");
+            twin = TestMember.start(cluster, List.of(), Set.of(), "twin");
+            Map<String, String> keys = new HashMap<>(
+                    LoopbackHazelcast.extensionKeys(cluster, TestMember.FIRST_PORT, true, List.of(twin.port())));
+            keys.put("quarkus.ketama.member.node-id", "twin");
+            return keys;
         }
 
         @Override

@@ -2,7 +2,6 @@ package io.ketama.router;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MemberAttributes;
@@ -19,16 +18,13 @@ import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Origin;
 import io.ketama.router.serving.OriginAnswer;
+import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -41,7 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class TestMember implements AutoCloseable {
 
-    /** Hazelcast ports the tests may use. */
+    /** Hazelcast ports the tests' members bind (each the first it can: {@link LoopbackHazelcast#firstFreePort}). */
     static final int FIRST_PORT = 5901;
     static final int LAST_PORT = 5949;
 
@@ -67,8 +63,8 @@ final class TestMember implements AutoCloseable {
     }
 
     /**
-     * Starts a member of {@code clusterName} on a free port of 5901–5949 that joins the members
-     * at {@code joinPorts} (on 127.0.0.1).
+     * Starts a member of {@code clusterName} on the first port of 5901–5949 it can bind that joins
+     * the members at {@code joinPorts} (on 127.0.0.1; none: it waits for others to join it).
      */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId) {
         return start(clusterName, joinPorts, features, nodeId, new DemoOrigin(Duration.ZERO));
@@ -83,22 +79,9 @@ final class TestMember implements AutoCloseable {
     /** As above, with at most {@code originLimit} origin fetches under way at once. */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
                             Origin origin, int originLimit) {
-        int port = freePort();
-        Config config = new Config();
-        config.setClusterName(clusterName);
+        Config config = LoopbackHazelcast.firstFreePort(clusterName, FIRST_PORT, LAST_PORT, joinPorts);
         config.setClassLoader(TestMember.class.getClassLoader());
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.shutdownhook.enabled", "false");
         config.setProperty("hazelcast.logging.type", "jdk");
-        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
-        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        JoinConfig join = config.getNetworkConfig().getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
-        for (int p : joinPorts) {
-            join.getTcpIpConfig().addMember("127.0.0.1:" + p);
-        }
         HazelcastForwarding.configure(config, 32, 1024);
         MemberAttributes.publish(config, 1, features, "default", nodeId);
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
@@ -169,23 +152,5 @@ final class TestMember implements AutoCloseable {
         }
         binary.close();
         vertx.close();
-    }
-
-    /** A port in 5901–5949 that nothing listens on now. */
-    static int freePort() {
-        List<Integer> ports = new java.util.ArrayList<>();
-        for (int p = FIRST_PORT; p <= LAST_PORT; p++) {
-            ports.add(p);
-        }
-        java.util.Collections.shuffle(ports);
-        for (int p : ports) {
-            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
-                s.setReuseAddress(true);
-                return p;
-            } catch (IOException taken) {
-                // try the next one
-            }
-        }
-        throw new IllegalStateException("no free port in " + FIRST_PORT + "-" + LAST_PORT);
     }
 }

@@ -2,9 +2,10 @@ package io.ketama.it;
 
 import com.hazelcast.cluster.Address;
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.testing.Await;
+import io.ketama.testing.LoopbackHazelcast;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,9 +45,9 @@ class ProdAndTestMembersStayApartIT {
             String prodCluster = RestAssured.get(prod.baseUrl + "/cluster").then().statusCode(200).extract().asString();
             assertThat(prodCluster).as("the running app: default cluster, alone").startsWith("cluster=ketama members=1 ");
 
-            HazelcastInstance control = Hazelcast.newHazelcastInstance(controlConfig(testMemberAddress));
+            HazelcastInstance control = Hazelcast.newHazelcastInstance(controlConfig());
             try {
-                await(() -> testMember.getCluster().getMembers().size() == 2, "the control member joins the test member");
+                Await.until(() -> testMember.getCluster().getMembers().size() == 2, DEADLINE, "the control member joins the test member");
                 assertThat(testMember.getCluster().getMembers()).containsExactlyInAnyOrder(
                         testMember.getCluster().getLocalMember(), control.getCluster().getLocalMember());
                 assertThat(RestAssured.get(prod.baseUrl + "/cluster").then().extract().asString())
@@ -62,30 +63,12 @@ class ProdAndTestMembersStayApartIT {
     }
 
     /** A plain member with the test member's cluster name, asking only the test member. */
-    private Config controlConfig(String testMemberAddress) {
-        Config config = new Config();
-        config.setClusterName(testMember.getConfig().getClusterName());
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.getNetworkConfig().setPort(test().getPort() + 1).setPortAutoIncrement(true);
-        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        JoinConfig join = config.getNetworkConfig().getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).addMember(testMemberAddress);
-        return config;
+    private Config controlConfig() {
+        int port = test().getPort();
+        return LoopbackHazelcast.firstFreePort(testMember.getConfig().getClusterName(), port + 1, port + 100, List.of(port));
     }
 
     private Address test() {
         return testMember.getCluster().getLocalMember().getAddress();
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long end = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + DEADLINE + ": " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 }

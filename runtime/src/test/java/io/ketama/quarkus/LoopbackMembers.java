@@ -1,9 +1,10 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.testing.Await;
+import io.ketama.testing.LoopbackHazelcast;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,8 +12,9 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * Real Hazelcast members on 127.0.0.1 for runtime tests: one cluster name per test class, ports
- * from the given range (engineer "cluster"'s block, 20701..20899), TCP/IP join over that list only.
+ * Real Hazelcast members on 127.0.0.1 for runtime tests ({@link LoopbackHazelcast}): one cluster
+ * per test class and test run, fixed ports from the given range (engineer "cluster"'s block,
+ * 20701..20899), TCP/IP join over that list only.
  */
 final class LoopbackMembers implements AutoCloseable {
 
@@ -27,27 +29,14 @@ final class LoopbackMembers implements AutoCloseable {
         if (firstPort < 20701 || lastPort > 20899 || firstPort > lastPort) {
             throw new IllegalArgumentException("test ports must lie in 20701..20899, were " + firstPort + ".." + lastPort);
         }
-        this.clusterName = clusterName;
+        this.clusterName = LoopbackHazelcast.clusterName(clusterName);
         this.firstPort = firstPort;
         this.lastPort = lastPort;
     }
 
     /** A member configuration that joins this cluster on {@code port}. */
     Config config(int port) {
-        Config config = new Config();
-        config.setClusterName(clusterName);
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
-        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        JoinConfig join = config.getNetworkConfig().getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
-        for (int p = firstPort; p <= lastPort; p++) {
-            join.getTcpIpConfig().addMember("127.0.0.1:" + p);
-        }
-        return config;
+        return LoopbackHazelcast.fixedPort(clusterName, port, LoopbackHazelcast.ports(firstPort, lastPort));
     }
 
     HazelcastInstance start(int port) {
@@ -81,17 +70,6 @@ final class LoopbackMembers implements AutoCloseable {
 
     /** Polls until {@code condition} holds; fails after {@link #DEADLINE} saying what was awaited. */
     static void await(BooleanSupplier condition, String what) {
-        long end = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + DEADLINE + ": " + what);
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what, e);
-            }
-        }
+        Await.until(condition, DEADLINE, what);
     }
 }

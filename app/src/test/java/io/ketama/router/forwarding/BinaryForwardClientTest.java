@@ -16,10 +16,9 @@ import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
+import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,14 +54,14 @@ class BinaryForwardClientTest {
     @BeforeAll
     void start() throws Exception {
         String cluster = "ketama-test-" + UUID.randomUUID();
-        int[] ports = {freePort(), freePort(), freePort()};
         callerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         ownerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         ownerReceiver = new ForwardReceiver();
         ownerServer = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, ownerReceiver);
-        caller = member(cluster, ports[0], ports, null);
-        owner = member(cluster, ports[1], ports, ownerServer.port());
-        noChannel = member(cluster, ports[2], ports, null);
+        caller = member(cluster, List.of(), null);
+        List<Integer> callers = List.of(caller.getCluster().getLocalMember().getAddress().getPort());
+        owner = member(cluster, callers, ownerServer.port());
+        noChannel = member(cluster, callers, null);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (caller.getCluster().getMembers().size() < 3 && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -85,34 +84,16 @@ class BinaryForwardClientTest {
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
 
-    private HazelcastInstance member(String cluster, int port, int[] all, Integer binaryPort) {
-        Config c = new Config();
-        c.setClusterName(cluster);
-        c.setProperty("hazelcast.phone.home.enabled", "false");
+    /** A member on the first free port of 5901–5949 that joins the members at {@code join}, publishing {@code binaryPort}. */
+    private HazelcastInstance member(String cluster, List<Integer> join, Integer binaryPort) {
+        Config c = LoopbackHazelcast.firstFreePort(cluster, 5901, 5949, join);
         c.setProperty("hazelcast.logging.type", "jdk");
-        c.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
-        c.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        c.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-        c.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-        for (int p : all) {
-            c.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + p);
-        }
         if (binaryPort != null) {
             c.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binaryPort));
         }
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
         members.add(hz);
         return hz;
-    }
-
-    private static int freePort() throws Exception {
-        for (int p = 5901 + (int) (Math.random() * 49); ; p = p == 5949 ? 5901 : p + 1) {
-            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
-                return p;
-            } catch (java.io.IOException taken) {
-                // next
-            }
-        }
     }
 
     @AfterAll
@@ -205,8 +186,8 @@ class BinaryForwardClientTest {
         held.attach(new KeyServer(new LocalCache(1 << 20), key -> new CompletableFuture<>(), "held"));
         BinaryForwardServer dying = BinaryForwardServer.start(otherVertx, "127.0.0.1", 0, held);
         int port = dying.port();
-        HazelcastInstance target = member(caller.getConfig().getClusterName(), freePort(),
-                new int[] {caller.getCluster().getLocalMember().getAddress().getPort()}, port);
+        HazelcastInstance target = member(caller.getConfig().getClusterName(),
+                List.of(caller.getCluster().getLocalMember().getAddress().getPort()), port);
         try {
             List<CompletableFuture<Served>> underWay = new ArrayList<>();
             for (int i = 0; i < 20; i++) {

@@ -14,9 +14,8 @@ import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
+import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,13 +48,8 @@ class HazelcastForwardClientTest {
     @BeforeAll
     void start() throws Exception {
         String cluster = "ketama-test-" + UUID.randomUUID();
-        int p1 = freePort();
-        int p2 = freePort();
-        while (p2 == p1) {
-            p2 = freePort();
-        }
-        caller = member(cluster, p1, p2);
-        owner = member(cluster, p2, p1);
+        caller = member(cluster, List.of());
+        owner = member(cluster, List.of(caller.getCluster().getLocalMember().getAddress().getPort()));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (caller.getCluster().getMembers().size() < 2 && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -72,31 +66,14 @@ class HazelcastForwardClientTest {
         client = new HazelcastForwardClient(caller, vertx);
     }
 
-    private HazelcastInstance member(String cluster, int port, int other) {
-        Config c = new Config();
-        c.setClusterName(cluster);
-        c.setProperty("hazelcast.phone.home.enabled", "false");
+    /** A member on the first free port of 5901–5949 that joins the members at {@code join}. */
+    private HazelcastInstance member(String cluster, List<Integer> join) {
+        Config c = LoopbackHazelcast.firstFreePort(cluster, 5901, 5949, join);
         c.setProperty("hazelcast.logging.type", "jdk");
-        c.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
-        c.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        c.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-        c.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-        c.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true)
-                .addMember("127.0.0.1:" + port).addMember("127.0.0.1:" + other);
         HazelcastForwarding.configure(c, 4, 64);
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
         members.add(hz);
         return hz;
-    }
-
-    private static int freePort() throws Exception {
-        for (int p = 5901 + (int) (Math.random() * 49); ; p = p == 5949 ? 5901 : p + 1) {
-            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
-                return p;
-            } catch (java.io.IOException taken) {
-                // next
-            }
-        }
     }
 
     @AfterAll

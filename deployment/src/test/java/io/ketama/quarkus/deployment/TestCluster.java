@@ -2,7 +2,6 @@ package io.ketama.quarkus.deployment;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
@@ -14,6 +13,8 @@ import io.ketama.quarkus.RingSettings;
 import io.ketama.quarkus.RingsLeft;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
+import io.ketama.testing.Await;
+import io.ketama.testing.LoopbackHazelcast;
 import io.quarkus.test.QuarkusUnitTest;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
@@ -29,10 +30,10 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * A test cluster on 127.0.0.1: the application's embedded member on the first port and plain
- * Hazelcast members on the others. Each test class takes its own ports from 5801..5849 (the
- * cluster-control tests from 20701..20899) and its own cluster name, so concurrent runs (teammates
- * use 5901 and up) never meet.
+ * A test cluster on 127.0.0.1 ({@link LoopbackHazelcast}): the application's embedded member on
+ * the first port and plain Hazelcast members on the others. Each test class takes its own ports
+ * from 5801..5849 (the cluster-control tests from 20701..20899) and its own cluster name, which
+ * {@link LoopbackHazelcast#clusterName} makes this test run's own.
  */
 final class TestCluster implements AutoCloseable {
 
@@ -46,7 +47,7 @@ final class TestCluster implements AutoCloseable {
 
     /** @param ports the application's port first, then the ports plain members may use */
     TestCluster(String name, int... ports) {
-        this.name = name;
+        this.name = LoopbackHazelcast.clusterName(name);
         this.appPort = ports[0];
         this.ports = ports.clone();
         for (int p : ports) {
@@ -65,13 +66,9 @@ final class TestCluster implements AutoCloseable {
     QuarkusUnitTest app(Consumer<JavaArchive> archive, String... extra) {
         QuarkusUnitTest test = new QuarkusUnitTest()
                 .withApplicationRoot(jar -> archive.accept(jar.addClass(TestCluster.class)))
-                .overrideConfigKey("quarkus.ketama.hazelcast.cluster-name", name)
-                .overrideConfigKey("quarkus.ketama.hazelcast.port", Integer.toString(appPort))
-                .overrideConfigKey("quarkus.ketama.hazelcast.port-auto-increment", "false")
-                .overrideConfigKey("quarkus.ketama.hazelcast.interface", "127.0.0.1")
-                .overrideConfigKey("quarkus.ketama.hazelcast.members", memberList())
                 .overrideConfigKey("quarkus.log.category.\"com.hazelcast\".level", "WARN")
                 .overrideConfigKey("quarkus.http.test-port", "0");
+        LoopbackHazelcast.extensionKeys(name, appPort, false, portList()).forEach(test::overrideConfigKey);
         for (int i = 0; i < extra.length; i += 2) {
             test.overrideConfigKey(extra[i], extra[i + 1]);
         }
@@ -79,7 +76,11 @@ final class TestCluster implements AutoCloseable {
     }
 
     String memberList() {
-        return IntStream.of(ports).mapToObj(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        return IntStream.of(ports).mapToObj(p -> LoopbackHazelcast.HOST + ":" + p).collect(Collectors.joining(","));
+    }
+
+    private List<Integer> portList() {
+        return IntStream.of(ports).boxed().toList();
     }
 
     /** Starts a plain member on {@code port} with the given ketama attributes (nodeId may be null). */
@@ -139,20 +140,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     Config plainConfig(int port) {
-        Config config = new Config();
-        config.setClusterName(name);
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
-        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        JoinConfig join = config.getNetworkConfig().getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
-        for (int p : ports) {
-            join.getTcpIpConfig().addMember("127.0.0.1:" + p);
-        }
-        return config;
+        return LoopbackHazelcast.fixedPort(name, port, portList());
     }
 
     /** Shuts a plain member down gracefully (the others see it leave at once). */
@@ -183,21 +171,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     static <T> T await(Supplier<T> value, Predicate<T> condition, Duration deadline, String what) {
-        long end = System.nanoTime() + deadline.toNanos();
-        T v = value.get();
-        while (!condition.test(v)) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + deadline + ": " + what + "; last value: " + v);
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what, e);
-            }
-            v = value.get();
-        }
-        return v;
+        return Await.until(value, condition, deadline, what);
     }
 
     /** Whether the snapshot's ring members are exactly {@code members} (by UUID). */
