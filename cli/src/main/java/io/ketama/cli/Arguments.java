@@ -42,10 +42,6 @@ final class Arguments {
         return new Arguments(command, values);
     }
 
-    String command() {
-        return command;
-    }
-
     String get(String name) {
         return values.get(name);
     }

@@ -10,10 +10,13 @@ import org.eclipse.microprofile.health.Liveness;
 /**
  * Live while the Hazelcast member runs. A member that has shut down (after an unrecoverable
  * error, or a failed merge after a split brain) never rejoins by itself: a restart is the cure.
+ *
+ * <p>Internal: public only so the extension's build steps register it by class (a rename then
+ * breaks the build, not the start-up); not an API.
  */
 @Liveness
 @ApplicationScoped
-class KetamaLiveness implements HealthCheck {
+public class KetamaLiveness implements HealthCheck {
 
     @Inject
     HazelcastInstance hazelcast;

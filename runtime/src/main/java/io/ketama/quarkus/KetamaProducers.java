@@ -13,9 +13,12 @@ import org.jboss.logging.Logger;
 /**
  * Produces the validated settings and, unless the application produces its own, the embedded
  * Hazelcast member.
+ *
+ * <p>Internal: public only so the extension's build steps register it by class (a rename then
+ * breaks the build, not the start-up); not an API.
  */
 @Singleton
-class KetamaProducers {
+public class KetamaProducers {
 
     private static final Logger LOG = Logger.getLogger(KetamaProducers.class);
 

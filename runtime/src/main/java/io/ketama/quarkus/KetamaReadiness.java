@@ -7,10 +7,15 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** Ready when the rings are built and contain this member: only then do the others route keys here. */
+/**
+ * Ready when the rings are built and contain this member: only then do the others route keys here.
+ *
+ * <p>Internal: public only so the extension's build steps register it by class (a rename then
+ * breaks the build, not the start-up); not an API.
+ */
 @Readiness
 @ApplicationScoped
-class KetamaReadiness implements HealthCheck {
+public class KetamaReadiness implements HealthCheck {
 
     @Inject
     RingSelector selector;

@@ -24,9 +24,12 @@ import java.util.function.Supplier;
  * counters is registered by {@link #bind}, at start-up; per-member counters are registered when a
  * rebuild brings a member in and removed when one takes it out, and handed to the lookup path
  * pre-resolved ({@link #counts}), so a selection never looks a meter up by tags.
+ *
+ * <p>Internal: public only so the extension's build steps register it by class (a rename then
+ * breaks the build, not the start-up); not an API.
  */
 @Singleton
-class MicrometerRingMetrics implements RingMetrics {
+public class MicrometerRingMetrics implements RingMetrics {
 
     static final String NONE = "none";
 

@@ -1,5 +1,6 @@
 package io.ketama.quarkus;
 
+import io.ketama.core.EnumLabels;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
@@ -61,11 +62,7 @@ final class MigrationChange {
         boolean shadow = current.shadow();
         Map<String, Object> map = fields.getMap();
         if (map.containsKey("mode")) {
-            Object m = map.get("mode");
-            mode = m instanceof String text ? modeOf(text) : null;
-            if (mode == null) {
-                throw new IllegalArgumentException("mode must be one of \"v1\", \"v2\", \"split\", was " + shorten(Json.encode(m)));
-            }
+            mode = mode(map.get("mode"));
         }
         if (map.containsKey("v2SharePercent")) {
             Object p = map.get("v2SharePercent");
@@ -85,13 +82,17 @@ final class MigrationChange {
         return new MigrationSettings(mode, share, shadow);
     }
 
-    private static MigrationSettings.Mode modeOf(String text) {
-        for (MigrationSettings.Mode m : MigrationSettings.Mode.values()) {
-            if (m.label().equalsIgnoreCase(text.trim())) {
-                return m;
+    /** The mode a JSON value names, by {@link EnumLabels}; the error shows at most 80 characters of what was sent. */
+    private static MigrationSettings.Mode mode(Object value) {
+        if (value instanceof String text) {
+            try {
+                return EnumLabels.parse(MigrationSettings.Mode.class, text, "mode");
+            } catch (IllegalArgumentException unknown) {
+                // said below, with the value shortened
             }
         }
-        return null;
+        throw new IllegalArgumentException("mode must be one of " + MigrationSettings.Mode.ALLOWED + ", was "
+                + shorten(Json.encode(value)));
     }
 
     private static String shorten(String s) {

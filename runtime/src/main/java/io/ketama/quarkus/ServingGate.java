@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  *
  * <p>The wait is bounded ({@code timeout}); a member that does not confirm in time (hung, or cut
  * off) is named in the {@link DrainReport}, and the stop goes on: the Hazelcast departure that
- * follows takes the member off that member's rings the old way.
+ * follows takes the member off that member's rings as any departure does.
  */
 final class ServingGate {
 

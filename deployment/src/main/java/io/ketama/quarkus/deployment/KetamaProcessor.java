@@ -2,6 +2,10 @@ package io.ketama.quarkus.deployment;
 
 import io.ketama.quarkus.KetamaBuildTimeConfig;
 import io.ketama.quarkus.KetamaClusterRecorder;
+import io.ketama.quarkus.KetamaLiveness;
+import io.ketama.quarkus.KetamaProducers;
+import io.ketama.quarkus.KetamaReadiness;
+import io.ketama.quarkus.MicrometerRingMetrics;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.devui.KetamaJsonRpcService;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -45,12 +49,6 @@ class KetamaProcessor {
     /** Path of the migration ramp admin resource. */
     static final String RAMP_PATH = "ketama/ramp";
 
-    /** Package-private classes of the runtime module, named because they are not visible from here. */
-    static final String PRODUCERS = "io.ketama.quarkus.KetamaProducers";
-    static final String READINESS = "io.ketama.quarkus.KetamaReadiness";
-    static final String LIVENESS = "io.ketama.quarkus.KetamaLiveness";
-    static final String MICROMETER_METRICS = "io.ketama.quarkus.MicrometerRingMetrics";
-
     @BuildStep
     FeatureBuildItem feature() {
         return new FeatureBuildItem(FEATURE);
@@ -60,7 +58,7 @@ class KetamaProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClass(RingSelector.class)
-                .addBeanClasses(PRODUCERS)
+                .addBeanClasses(KetamaProducers.class)
                 .setUnremovable()
                 .build();
     }
@@ -117,11 +115,14 @@ class KetamaProcessor {
         return new JsonRPCProvidersBuildItem(KetamaJsonRpcService.class);
     }
 
-    /** Consumed only by the SmallRye Health extension; without it these classes are never loaded. */
+    /**
+     * Consumed only by the SmallRye Health extension: without it this step does not run, so the
+     * health classes (and the Health API they implement) are never loaded.
+     */
     @BuildStep
     void health(KetamaBuildTimeConfig config, BuildProducer<HealthBuildItem> checks) {
-        checks.produce(new HealthBuildItem(READINESS, config.health().enabled()));
-        checks.produce(new HealthBuildItem(LIVENESS, config.health().enabled()));
+        checks.produce(new HealthBuildItem(KetamaReadiness.class.getName(), config.health().enabled()));
+        checks.produce(new HealthBuildItem(KetamaLiveness.class.getName(), config.health().enabled()));
     }
 
     /** Meters only with Micrometer; otherwise the runtime's no-op default stands and no Micrometer class is loaded. */
@@ -130,7 +131,7 @@ class KetamaProcessor {
                  BuildProducer<AdditionalBeanBuildItem> beans) {
         boolean micrometer = capability.map(c -> c.metricsSupported(MetricsFactory.MICROMETER)).orElse(false);
         if (micrometer && config.metrics().enabled()) {
-            beans.produce(AdditionalBeanBuildItem.unremovableOf(MICROMETER_METRICS));
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(MicrometerRingMetrics.class)); // loaded only with Micrometer present
         }
     }
 
