@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
 class CacheAdmission {
 
     /** Runs before Quarkus REST's own route, which has the order 0 or later. */
-    private static final int ORDER = -1_000;
+    static final int ORDER = -1_000;
 
     private final int maxInFlight;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -56,6 +56,7 @@ class CacheAdmission {
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
             refused.increment();
+            HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
             ctx.response().setStatusCode(ProblemType.OVERLOADED.status())
                     .putHeader("Content-Type", Problem.MEDIA_TYPE)
                     .putHeader("Retry-After", "1")

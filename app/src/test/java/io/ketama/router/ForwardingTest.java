@@ -78,9 +78,17 @@ class ForwardingTest {
         assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
         assertThat(runtime.cache().peek(key)).as("cached by its owner").isNotNull();
 
-        given().get("/cache/" + key).then().statusCode(200)
+        // the hit is answered on the HTTP route itself (LocalHits), the miss by the resource: the same answer
+        Response hit = given().get("/cache/" + key);
+        hit.then().statusCode(200)
+                .header(CacheResource.OWNER, app())
                 .header(CacheResource.SERVED_BY, app())
-                .header(CacheResource.CACHE, "HIT");
+                .header(CacheResource.RING, "v1")
+                .header(CacheResource.CACHE, "HIT")
+                .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue())
+                .contentType(first.contentType())
+                .header("Content-Length", Integer.toString(DemoOrigin.contentFor(key).length));
+        assertThat(hit.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
     }
 
     @Test

@@ -41,6 +41,8 @@ class ObservabilityTest {
         assertThat(metrics).contains("cache_size{cache=\"ketama-router\"");
         assertThat(sample(metrics, "cache_gets_total{cache=\"ketama-router\",result=\"miss\"}")).isGreaterThanOrEqualTo(1);
         assertThat(sample(metrics, "cache_gets_total{cache=\"ketama-router\",result=\"hit\"}")).isGreaterThanOrEqualTo(1);
+        // hits answered on the HTTP route (LocalHits) and misses answered by the resource count under one URI
+        assertThat(metrics).contains("uri=\"/cache/{key: .*}\"").doesNotContain("uri=\"/cache/" + key);
     }
 
     private static double sample(String metrics, String series) {

@@ -248,7 +248,10 @@ class SheddingTest {
         assertThat(heldRequests).noneMatch(Future::isDone);
         given().get("/q/metrics").then().statusCode(200)
                 .body(org.hamcrest.Matchers.containsString("ketama_router_admission_refused_total"))
-                .body(org.hamcrest.Matchers.containsString("ketama_router_admission_in_flight " + ADMISSION + ".0"));
+                .body(org.hamcrest.Matchers.containsString("ketama_router_admission_in_flight " + ADMISSION + ".0"))
+                // refusals are counted under the resource's URI, not one timer per refused key
+                .body(org.hamcrest.Matchers.containsString("status=\"503\",uri=\"/cache/{key: .*}\""))
+                .body(org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("uri=\"/cache/shed-admission-")));
         gate.get().complete(null);
         for (Future<Response> f : heldRequests) {
             f.get(60, TimeUnit.SECONDS).then().statusCode(200);
