@@ -37,6 +37,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * takes the request and forwards it to the owner when another member owns the key. Runs on the
  * event loop and never blocks it: a local hit is answered at once, everything else when the
  * failover chain completes.
+ *
+ * <p>{@link CacheRoute} serves the {@code GET}s it can route on the HTTP route, before this
+ * resource, with the same answers; this resource answers the rest ({@code HEAD}, and the requests
+ * that end in a problem before any work: a bad key or features header, rings not ready, no member
+ * with the features) and is the endpoint's OpenAPI description.
  */
 @Path("/cache")
 @Tag(name = "cache", description = "Cached content, each key served by its owner")
@@ -131,7 +136,8 @@ public class CacheResource {
                 .header(CACHE, served.cache().name());
     }
 
-    private static Throwable problem(Throwable failure) {
+    /** What a failed chain is answered with: a problem, or the failure itself when it is unexpected. */
+    static Throwable problem(Throwable failure) {
         if (failure instanceof OriginUnavailableException) {
             return new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, failure.getMessage());
         }

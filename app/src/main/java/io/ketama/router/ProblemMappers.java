@@ -12,6 +12,8 @@ final class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
     private static final int MAX_INSTANCE_CHARS = 200;
+    /** The detail of an internal error: the cause goes to the log, not to the client. */
+    static final String UNEXPECTED = "the service failed on this request; see its log";
 
     @ServerExceptionMapper
     Response problem(ProblemException e, HttpServerRequest request) {
@@ -45,7 +47,7 @@ final class ProblemMappers {
     @ServerExceptionMapper
     Response unexpected(Throwable e, HttpServerRequest request) {
         LOG.error("request failed unexpectedly", e);
-        return build(ProblemType.INTERNAL, "the service failed on this request; see its log", request, Map.of()).build();
+        return build(ProblemType.INTERNAL, UNEXPECTED, request, Map.of()).build();
     }
 
     static Response.ResponseBuilder build(ProblemType kind, String detail, HttpServerRequest request, Map<String, Object> extensions) {
@@ -54,7 +56,7 @@ final class ProblemMappers {
     }
 
     /** The raw request path, cut short: a key may be kilobytes long. */
-    private static String instance(HttpServerRequest request) {
+    static String instance(HttpServerRequest request) {
         if (request == null) {
             return null;
         }

@@ -78,7 +78,7 @@ class ForwardingTest {
         assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
         assertThat(runtime.cache().peek(key)).as("cached by its owner").isNotNull();
 
-        // the hit is answered on the HTTP route itself (LocalHits), the miss by the resource: the same answer
+        // answered on the HTTP route (CacheRoute): the answer the resource gives
         Response hit = given().get("/cache/" + key);
         hit.then().statusCode(200)
                 .header(CacheResource.OWNER, app())

@@ -41,7 +41,7 @@ class ObservabilityTest {
         assertThat(metrics).contains("cache_size{cache=\"ketama-router\"");
         assertThat(sample(metrics, "cache_gets_total{cache=\"ketama-router\",result=\"miss\"}")).isGreaterThanOrEqualTo(1);
         assertThat(sample(metrics, "cache_gets_total{cache=\"ketama-router\",result=\"hit\"}")).isGreaterThanOrEqualTo(1);
-        // hits answered on the HTTP route (LocalHits) and misses answered by the resource count under one URI
+        // answers written on the HTTP route (CacheRoute) count under the resource's URI, not one series per key
         assertThat(metrics).contains("uri=\"/cache/{key: .*}\"").doesNotContain("uri=\"/cache/" + key);
     }
 

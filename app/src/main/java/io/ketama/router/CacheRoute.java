@@ -1,0 +1,157 @@
+package io.ketama.router;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ketama.quarkus.Selection;
+import io.ketama.router.forwarding.FailoverChain;
+import io.ketama.router.serving.Failures;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.Served;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.jboss.logging.Logger;
+
+/**
+ * Serves {@code GET /cache/<key>} on the HTTP route itself, ahead of Quarkus REST: a local hit at
+ * once, any other key through the {@link FailoverChain}, and it writes the answer with Vert.x.
+ * Building a JAX-RS response for each answer (a case-insensitive header map, a writer lookup, the
+ * resource's handler chain) took a third of a local hit's CPU time. A request it cannot route (a
+ * bad key or features header, rings not ready, no member with the features) goes on untouched to
+ * {@link CacheResource}, which answers it with its problem document, as it answers {@code HEAD}.
+ * So every answer is the one the resource gives: status, headers, body, meters, and the problem
+ * documents of a chain that failed.
+ */
+@Singleton
+class CacheRoute {
+
+    private static final Logger LOG = Logger.getLogger(CacheRoute.class);
+
+    /** After admission, before Quarkus REST's own route. */
+    static final int ORDER = CacheAdmission.ORDER + 1;
+
+    private static final CharSequence OWNER = HttpHeaders.createOptimized(CacheResource.OWNER);
+    private static final CharSequence SERVED_BY = HttpHeaders.createOptimized(CacheResource.SERVED_BY);
+    private static final CharSequence RING = HttpHeaders.createOptimized(CacheResource.RING);
+    private static final CharSequence CACHE = HttpHeaders.createOptimized(CacheResource.CACHE);
+    private static final CharSequence FAILOVER = HttpHeaders.createOptimized(CacheResource.FAILOVER);
+    private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
+    private static final CharSequence PROBLEM = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
+
+    private final Routing routing;
+    private final RouterMetrics metrics;
+    private final ObjectMapper json;
+    private final UUID localMember;
+    private final KeyServer keyServer;
+    private final FailoverChain chain;
+    private final CharSequence localAddress;
+
+    CacheRoute(Routing routing, RouterRuntime runtime, RouterMetrics metrics, ObjectMapper json) {
+        this.routing = routing;
+        this.metrics = metrics;
+        this.json = json;
+        this.localMember = runtime.localMember().getUuid();
+        this.keyServer = runtime.keyServer();
+        this.chain = runtime.chain();
+        this.localAddress = HttpHeaders.createOptimized(keyServer.memberAddress());
+    }
+
+    void register(@Observes Router router) {
+        router.get(CacheResource.PREFIX + "*").order(ORDER).handler(this::serve);
+    }
+
+    private void serve(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        RawKey key;
+        Selection selection;
+        try {
+            key = RawKey.fromRequestTarget(request.uri(), CacheResource.PREFIX);
+            selection = routing.select(key, request.headers().getAll(FeaturesHeader.NAME));
+        } catch (RuntimeException e) {
+            ctx.next(); // nothing done yet: the resource meets the same problem and answers it
+            return;
+        }
+        HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
+        if (selection.owner().getUuid().equals(localMember)) {
+            Served hit = keyServer.hit(key.text());
+            if (hit != null) {
+                metrics.served(hit.cache(), false, 0);
+                answer(ctx.response(), selection, hit, localAddress, 0);
+                return;
+            }
+        }
+        CompletionStage<FailoverChain.Outcome> done;
+        try {
+            done = chain.serve(key.text(), selection.candidates());
+        } catch (RuntimeException e) {
+            done = CompletableFuture.failedFuture(e);
+        }
+        done.whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                problem(ctx, Failures.cause(failure));
+                return;
+            }
+            Served served = outcome.served();
+            metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
+            answer(ctx.response(), selection, served, served.servedBy(), outcome.failures().size());
+        });
+    }
+
+    private static void answer(HttpServerResponse response, Selection selection, Served served, CharSequence servedBy, int failures) {
+        if (response.closed() || response.ended()) {
+            return; // the client left
+        }
+        OriginAnswer answer = served.answer();
+        MultiMap headers = response.headers();
+        headers.add(HttpHeaders.CONTENT_TYPE, answer.contentType())
+                .add(OWNER, Members.address(selection.owner()))
+                .add(SERVED_BY, servedBy)
+                .add(RING, selection.version().label().toLowerCase(Locale.ROOT))
+                .add(CACHE, served.cache().name());
+        if (failures > 0) {
+            headers.add(FAILOVER, Integer.toString(failures));
+        }
+        response.setStatusCode(answer.status()).end(Buffer.buffer(answer.body()));
+    }
+
+    /** The problem document the resource's exception mappers would write for a chain that failed. */
+    private void problem(RoutingContext ctx, Throwable cause) {
+        HttpServerResponse response = ctx.response();
+        if (response.closed() || response.ended()) {
+            return;
+        }
+        ProblemException problem;
+        if (CacheResource.problem(cause) instanceof ProblemException known) {
+            problem = known;
+        } else {
+            LOG.error("request failed unexpectedly", cause);
+            problem = new ProblemException(ProblemType.INTERNAL, ProblemMappers.UNEXPECTED);
+        }
+        byte[] body;
+        try {
+            body = json.writeValueAsBytes(new Problem(problem.kind(), problem.getMessage(),
+                    ProblemMappers.instance(ctx.request()), problem.extensions()));
+        } catch (JsonProcessingException e) {
+            LOG.error("a problem document cannot be written", e);
+            response.setStatusCode(ProblemType.INTERNAL.status()).end();
+            return;
+        }
+        response.headers().add(HttpHeaders.CONTENT_TYPE, PROBLEM);
+        if (problem.retryAfterSeconds() != null) {
+            response.headers().add(RETRY_AFTER, problem.retryAfterSeconds().toString());
+        }
+        response.setStatusCode(problem.kind().status()).end(Buffer.buffer(body));
+    }
+}
