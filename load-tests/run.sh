@@ -18,6 +18,7 @@
 #   LOAD_STEADY_SECONDS [90]     LOAD_WARMUP_SECONDS [40]   LOAD_STEP_SECONDS [25]
 #   LOAD_SHARES [0,1,10,50,100]  LOAD_CHURN_SECONDS [150]   LOAD_KILL_AT [45]   LOAD_START_AT [80]
 #   LOAD_HTTP_BASE [8080]        LOAD_HZ_BASE [5701]        LOAD_ORIGIN_DELAY [20ms]
+#   LOAD_MGMT_OFFSET [1000] a member's management port is its HTTP port + this (4 or more)
 #   LOAD_MEMBER_HEAP [256m]      LOAD_MEMBER_OPTS [] extra JVM options for every member
 #   LOAD_SKIP_BUILD [0]          1 = reuse the app and load-tests builds already in target/
 set -euo pipefail
@@ -49,7 +50,12 @@ RESULTS="$ROOT/load-tests/results"
 JAR="$ROOT/app/target/quarkus-app/quarkus-run.jar"
 
 # Management interface of a member: its HTTP port + this (metrics, /q/ketama/migration).
-MGMT_OFFSET=1000
+MGMT_OFFSET=${LOAD_MGMT_OFFSET:-1000}
+if ! [[ $MGMT_OFFSET =~ ^[0-9]+$ ]] || ((MGMT_OFFSET < 4 || MGMT_OFFSET > 10000)); then
+  # 4 or more: the four HTTP ports (three members and the churn's fourth) come first
+  echo "LOAD_MGMT_OFFSET must be a whole number in [4, 10000], was '$MGMT_OFFSET'" >&2
+  exit 1
+fi
 # The members' admin token (PUT /q/ketama/migration): fresh per run, handed to the members and to
 # Gatling in the environment, never on a command line.
 export LOAD_ADMIN_TOKEN=${LOAD_ADMIN_TOKEN:-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}
