@@ -33,9 +33,13 @@ public final class ClusterRings implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ClusterRings.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
 
-    /** What the rings are built and routed with. */
+    /**
+     * What the rings are built and routed with.
+     *
+     * @param allowlist the addresses allowed on the rings, or null for every member
+     */
     record Settings(RingSettings ring, Duration coalesceDelay, MigrationSettings migration, MigrationSource source,
-                    boolean splitAllowedHere) {
+                    boolean splitAllowedHere, MemberAllowlist allowlist) {
         Settings {
             Objects.requireNonNull(ring, "ring");
             Objects.requireNonNull(coalesceDelay, "coalesceDelay");
@@ -86,7 +90,8 @@ public final class ClusterRings implements AutoCloseable {
      */
     public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
                                        MigrationSource source, Duration coalesceDelay) {
-        ClusterRings rings = new ClusterRings(hazelcast, new Settings(ring, coalesceDelay, configured, source, true), RingMetrics.NONE);
+        ClusterRings rings = new ClusterRings(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null),
+                RingMetrics.NONE);
         rings.start(() -> new MigrationRamp.Signals(0, 0, 0, 0));
         return rings;
     }
@@ -103,7 +108,7 @@ public final class ClusterRings implements AutoCloseable {
         board.start(new MemberStatus(ServingState.STARTING, 0, Set.of()));
         migration = new ClusterMigration(hazelcast, settings.source(), this::migrationApplied, Clock.systemUTC());
         migration.start(settings.migration());
-        watcher = new MembershipWatcher(hazelcast, board, rebuilder::request);
+        watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
         watcher.start();
         gate = new ServingGate(board, localMember, () -> hazelcast.getCluster().getMembers(), () -> state.snapshot);
         ramp = new MigrationRamp(migration, rampSignals, Clock.systemUTC());
@@ -120,8 +125,11 @@ public final class ClusterRings implements AutoCloseable {
 
     /** Runs on the rebuild thread only. */
     private void rebuild(String reason) {
-        List<Member> members = watcher == null ? List.of() : watcher.ringMembers();
-        RingSnapshot snapshot = builder.build(members, localMember, ++generation, reason);
+        MembershipWatcher.RingMembers candidates = watcher == null
+                ? new MembershipWatcher.RingMembers(List.of(), List.of()) : watcher.ringMembers();
+        RingSnapshot snapshot = builder.build(candidates.members(), candidates.refused(), localMember, ++generation, reason);
+        List<Member> members = new ArrayList<>(candidates.members());
+        candidates.refused().forEach(e -> members.add(e.member()));
         reportExcluded(snapshot, members);
         state = new RingState(snapshot, metrics.counts(snapshot));
         metrics.rebuilt(snapshot.buildTime());
@@ -196,6 +204,7 @@ public final class ClusterRings implements AutoCloseable {
         }
         return out;
     }
+
 
     /** This member's serving state. */
     public ServingState servingState() {

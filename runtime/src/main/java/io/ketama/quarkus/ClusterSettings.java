@@ -15,9 +15,10 @@ import java.util.Optional;
  * @param adminToken        {@code quarkus.ketama.admin.token}; empty: the admin plane is read-only
  * @param drainTimeout      {@code quarkus.ketama.drain.timeout}
  * @param drainQuietPeriod  {@code quarkus.ketama.drain.quiet-period}
+ * @param memberAllowlist   {@code quarkus.ketama.hazelcast.member-allowlist}, or null for every member
  */
 record ClusterSettings(MigrationSource migrationSource, Optional<String> adminToken, Duration drainTimeout,
-                       Duration drainQuietPeriod) {
+                       Duration drainQuietPeriod, MemberAllowlist memberAllowlist) {
 
     static final int MIN_TOKEN_LENGTH = 16;
     static final Duration MAX_DRAIN = Duration.ofMinutes(10);
@@ -45,15 +46,24 @@ record ClusterSettings(MigrationSource migrationSource, Optional<String> adminTo
             problems.add(KetamaSettings.PREFIX + "drain.quiet-period must be from 0 to " + MAX_DRAIN.toMinutes() + "m (e.g. 1s), was "
                     + quiet);
         }
+        MemberAllowlist allowlist = null;
+        if (config.hazelcast().memberAllowlist().isPresent()) {
+            try {
+                allowlist = MemberAllowlist.of(config.hazelcast().memberAllowlist().get());
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
+        }
         if (!problems.isEmpty()) {
             throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
         }
-        return new ClusterSettings(config.migration().source(), token, timeout, quiet);
+        return new ClusterSettings(config.migration().source(), token, timeout, quiet, allowlist);
     }
 
     @Override
     public String toString() { // never the token itself
         return "ClusterSettings[migrationSource=" + migrationSource + ", adminToken=" + (adminToken.isPresent() ? "set" : "unset")
-                + ", drainTimeout=" + drainTimeout + ", drainQuietPeriod=" + drainQuietPeriod + "]";
+                + ", drainTimeout=" + drainTimeout + ", drainQuietPeriod=" + drainQuietPeriod + ", memberAllowlist="
+                + memberAllowlist + "]";
     }
 }

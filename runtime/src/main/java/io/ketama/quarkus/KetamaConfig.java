@@ -248,6 +248,18 @@ public interface KetamaConfig {
          * class path). The keys above are laid over it; the ketama member attributes are added.
          */
         Optional<String> configFile();
+
+        /**
+         * Addresses of the members allowed in the cluster: IPv4 addresses with {@code *} for a whole
+         * octet ({@code 10.0.1.*}), or IPv6 addresses. The cluster's master refuses the join of a
+         * member at another address (that member stops), so give every member the same list. Should
+         * such a member be in the cluster anyway (admitted by a master without the list), it never
+         * receives a key: it is listed as excluded, with the reason. Unset: any address. This checks
+         * the address a member declares, not a credential (member authentication is an Enterprise
+         * feature of Hazelcast): keep the member port on a private network (see the README's security
+         * section).
+         */
+        Optional<List<String>> memberAllowlist();
     }
 
     /** Hazelcast's Kubernetes discovery. */

@@ -1,6 +1,6 @@
 package io.ketama.quarkus;
 
-import com.hazelcast.core.Hazelcast;
+import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import io.quarkus.arc.All;
 import io.quarkus.arc.DefaultBean;
@@ -49,9 +49,9 @@ public class KetamaProducers {
     @DefaultBean
     HazelcastInstance hazelcast(KetamaSettings settings, ClusterSettings clusterSettings,
                                 @All List<HazelcastConfigCustomizer> customizers) {
-        // clusterSettings is asked for only so that its keys are validated before the member starts
-        HazelcastInstance instance = Hazelcast.newHazelcastInstance(
-                HazelcastConfigs.customized(HazelcastConfigs.of(settings), customizers, settings));
+        Config config = HazelcastConfigs.customized(HazelcastConfigs.of(settings), customizers, settings);
+        // last: a filter the application set itself is kept
+        HazelcastInstance instance = HazelcastHardening.newMember(config, clusterSettings.memberAllowlist());
         LOG.infof("ketama: embedded Hazelcast member %s joined cluster '%s' (%d members)",
                 MemberAddress.of(instance.getCluster().getLocalMember()), instance.getConfig().getClusterName(),
                 instance.getCluster().getMembers().size());

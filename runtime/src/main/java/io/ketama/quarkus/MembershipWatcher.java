@@ -32,6 +32,7 @@ final class MembershipWatcher implements AutoCloseable {
 
     private final HazelcastInstance hazelcast;
     private final MemberBoard board;
+    private final MemberAllowlist allowlist;
     private final Consumer<String> requestRebuild;
     private UUID listenerId;
 
@@ -39,9 +40,10 @@ final class MembershipWatcher implements AutoCloseable {
      * @param requestRebuild asks for a rebuild, with the reason; called on Hazelcast event threads
      *                       (must return at once)
      */
-    MembershipWatcher(HazelcastInstance hazelcast, MemberBoard board, Consumer<String> requestRebuild) {
+    MembershipWatcher(HazelcastInstance hazelcast, MemberBoard board, MemberAllowlist allowlist, Consumer<String> requestRebuild) {
         this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
         this.board = Objects.requireNonNull(board, "board");
+        this.allowlist = allowlist;
         this.requestRebuild = Objects.requireNonNull(requestRebuild, "requestRebuild");
     }
 
@@ -60,19 +62,32 @@ final class MembershipWatcher implements AutoCloseable {
     }
 
     /**
-     * The members that belong on the rings now, in the cluster's member order (join order, the
-     * same on every member). Reads the board: call it off the request path.
+     * Who may be on the rings now.
+     *
+     * @param members the members that belong on the rings, in the cluster's member order
+     * @param refused members left out for their address ({@code quarkus.ketama.hazelcast.member-allowlist})
      */
-    List<Member> ringMembers() {
+    record RingMembers(List<Member> members, List<ExcludedMember> refused) {
+    }
+
+    /**
+     * The members that belong on the rings now, in the cluster's member order (join order, the
+     * same on every member), and those the allowlist refuses. Reads the board: call it off the
+     * request path.
+     */
+    RingMembers ringMembers() {
         Set<Member> members = hazelcast.getCluster().getMembers();
         Map<UUID, MemberStatus> statuses = board.read(members);
         List<Member> out = new ArrayList<>(members.size());
+        List<ExcludedMember> refused = new ArrayList<>();
         for (Member m : members) {
-            if (belongsOnRings(m, statuses.get(m.getUuid()))) {
+            if (allowlist != null && !allowlist.allows(m)) {
+                refused.add(new ExcludedMember(m, allowlist.reason(m)));
+            } else if (belongsOnRings(m, statuses.get(m.getUuid()))) {
                 out.add(m);
             }
         }
-        return out;
+        return new RingMembers(out, refused);
     }
 
     /** Whether {@code member}, with board entry {@code status} (null: none), belongs on the rings. */

@@ -48,7 +48,7 @@ public class MicrometerRingMetrics implements RingMetrics {
     }
 
     @Override
-    public void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration) {
+    public void bind(Supplier<RingState> state) {
         Supplier<RingSnapshot> snapshot = () -> state.get().snapshot;
         rebuilds = Timer.builder("ketama.rebuilds").description("Ring rebuilds and how long they took").register(registry);
         shadowSelections = Counter.builder("ketama.shadow.selections")
@@ -78,17 +78,20 @@ public class MicrometerRingMetrics implements RingMetrics {
                 .description("Cluster members left out of the rings").strongReference(true).register(registry);
         Gauge.builder("ketama.ring.generation", snapshot, s -> s.get().generation())
                 .description("Rebuilds since start-up").strongReference(true).register(registry);
-        // A 0-1 ratio, as Prometheus names it (ketama_migration_v2_share_ratio), not the configured percentage.
-        Gauge.builder("ketama.migration.v2.share", migration, m -> m.get().v2Percent() / 100)
-                .baseUnit("ratio").description("Share of keys this member routes through the v2 ring, 0 to 1")
-                .strongReference(true).register(registry);
     }
 
     @Override
-    public void bindMigration(Supplier<MigrationState> applied, LongSupplier rampSteps, LongSupplier rampHolds,
-                              LongSupplier rampRollbacks) {
+    public void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationRouter> router,
+                              LongSupplier rampSteps, LongSupplier rampHolds, LongSupplier rampRollbacks) {
+        // Tagged with the member, so that the values of several members stay apart wherever they are gathered.
         Gauge.builder("ketama.migration.generation", applied, s -> s.get().generation())
+                .tag("member", member)
                 .description("Generation of the cluster's migration state this member applies (the same on every member once a change has spread)")
+                .strongReference(true).register(registry);
+        // A 0-1 ratio, as Prometheus names it (ketama_migration_v2_share_ratio), not the configured percentage.
+        Gauge.builder("ketama.migration.v2.share", router, m -> m.get().v2Percent() / 100)
+                .tag("member", member)
+                .baseUnit("ratio").description("Share of keys this member routes through the v2 ring, 0 to 1")
                 .strongReference(true).register(registry);
         // function counters hold their object weakly: keep the suppliers alive as long as this bean
         rampCounts = List.of(rampSteps, rampHolds, rampRollbacks);

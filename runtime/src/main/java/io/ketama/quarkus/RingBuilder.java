@@ -55,9 +55,14 @@ public final class RingBuilder {
      * @param reason      why it is built, for diagnostics
      */
     public RingSnapshot build(Collection<Member> members, Member localMember, long generation, String reason) {
+        return build(members, List.of(), localMember, generation, reason);
+    }
+
+    /** {@link #build(Collection, Member, long, String)} with members already left out, and why. */
+    RingSnapshot build(Collection<Member> members, List<ExcludedMember> leftOut, Member localMember, long generation, String reason) {
         long start = System.nanoTime();
         List<MemberParser.Parsed> accepted = new ArrayList<>(members.size());
-        List<ExcludedMember> excluded = new ArrayList<>();
+        List<ExcludedMember> excluded = new ArrayList<>(leftOut);
         Map<HashIdentity, MemberParser.Parsed> byIdentity = new HashMap<>();
         for (Member member : members) {
             MemberParser.Parsed parsed;

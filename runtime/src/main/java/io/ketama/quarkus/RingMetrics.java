@@ -17,7 +17,7 @@ interface RingMetrics {
     /** Records nothing. */
     RingMetrics NONE = new RingMetrics() {
         @Override
-        public void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration) {
+        public void bind(Supplier<RingState> state) {
         }
 
         @Override
@@ -38,13 +38,13 @@ interface RingMetrics {
         }
 
         @Override
-        public void bindMigration(Supplier<MigrationState> applied, LongSupplier rampSteps, LongSupplier rampHolds,
-                                  LongSupplier rampRollbacks) {
+        public void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationRouter> router,
+                                  LongSupplier rampSteps, LongSupplier rampHolds, LongSupplier rampRollbacks) {
         }
     };
 
     /** Called once at start-up; anything read later (gauges) is read through the suppliers. */
-    void bind(Supplier<RingState> state, Supplier<MigrationRouter> migration);
+    void bind(Supplier<RingState> state);
 
     /**
      * The selection counts of {@code snapshot}'s members, resolved once per rebuild so a selection
@@ -63,9 +63,12 @@ interface RingMetrics {
 
     /**
      * Called once at start-up: the cluster's migration state as this member applies it (its
-     * generation), and the counts of ramp steps, holds and rollbacks this member drove.
+     * generation), the routing it applies (its v2 share), both tagged with this member's address
+     * {@code member} ({@code host:port}), and the counts of ramp steps, holds and rollbacks this
+     * member drove.
      */
-    void bindMigration(Supplier<MigrationState> applied, LongSupplier rampSteps, LongSupplier rampHolds, LongSupplier rampRollbacks);
+    void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationRouter> router, LongSupplier rampSteps,
+                       LongSupplier rampHolds, LongSupplier rampRollbacks);
 
     /** Counts selections on one snapshot's rings. */
     @FunctionalInterface

@@ -75,11 +75,13 @@ public class RingSelector {
     @PostConstruct
     void start() {
         cluster = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
-                settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere()), metrics);
-        metrics.bind(cluster::state, cluster::router);
+                settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere(),
+                clusterSettings.memberAllowlist()), metrics);
+        metrics.bind(cluster::state);
         cluster.start(this::rampSignals);
         MigrationRamp ramp = cluster.ramp();
-        metrics.bindMigration(cluster::migration, ramp::steps, ramp::holds, ramp::rollbacks);
+        metrics.bindMigration(MemberAddress.of(hazelcast.getCluster().getLocalMember()), cluster::migration, cluster::router,
+                ramp::steps, ramp::holds, ramp::rollbacks);
         LOG.infof("ketama: migration %s on data centre '%s'%s", cluster.migration(), settings.datacenter(),
                 settings.splitAllowedHere() ? "" : " (not in the split allowlist: v1 in split mode)");
     }

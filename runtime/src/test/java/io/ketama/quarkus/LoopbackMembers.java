@@ -44,7 +44,11 @@ final class LoopbackMembers implements AutoCloseable {
     }
 
     HazelcastInstance start(Config config) {
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
+        return track(Hazelcast.newHazelcastInstance(config));
+    }
+
+    /** Stops {@code hz}, started elsewhere, with the others. */
+    HazelcastInstance track(HazelcastInstance hz) {
         synchronized (started) {
             started.add(hz);
         }

@@ -52,7 +52,8 @@ class MigrationFromEnvironmentTest {
     void theEnvironmentSetsTheShareAndSelectionsFollowIt() {
         assertThat(selector.migration().settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 37.5, true));
         assertThat(io.restassured.RestAssured.get("/q/metrics").then().statusCode(200).extract().asString())
-                .as("the share as a Prometheus ratio").contains("ketama_migration_v2_share_ratio 0.375");
+                .as("the share as a Prometheus ratio").contains("ketama_migration_v2_share_ratio{member=\"127.0.0.1:"
+                        + hazelcast.getCluster().getLocalMember().getAddress().getPort() + "\"} 0.375");
         RingSnapshot s = threeMembers();
         String[] keys = keys();
         int onV2 = 0;

@@ -70,8 +70,8 @@ class SmokeTest {
                 "ketama_members_excluded 0.0",
                 "ketama_members_exclusions_total 0.0",
                 "ketama_ring_generation " + rebuilds + ".0",
-                "ketama_migration_v2_share_ratio 0.0",
-                "ketama_migration_generation 1.0",
+                "ketama_migration_v2_share_ratio{member=\"127.0.0.1:5801\"} 0.0",
+                "ketama_migration_generation{member=\"127.0.0.1:5801\"} 1.0",
                 "ketama_ramp_steps_total 0.0",
                 "ketama_ramp_holds_total 0.0",
                 "ketama_ramp_rollbacks_total 0.0"}) {
