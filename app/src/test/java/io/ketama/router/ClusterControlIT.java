@@ -32,12 +32,19 @@ import org.junit.jupiter.api.Test;
  * in the order an operator would go:
  * <ol>
  *   <li>three members; one guarded {@code PUT /q/ketama/migration} on one member's management port
- *       reaches every member with the same generation; without the token, or with a wrong one, 401;</li>
- *   <li>under a steady client load that follows readiness (as a load balancer does), a fourth member
- *       joins and one member is stopped gracefully (SIGTERM): zero failovers and zero client errors;</li>
+ *       reaches every member with the same generation, each member's metrics show the generation and
+ *       the share it applies; without the token, or with a wrong one, 401;</li>
+ *   <li>under a steady client load that follows readiness (as a load balancer does), another change
+ *       reaches every member, a fourth member joins and one member is stopped gracefully (SIGTERM):
+ *       zero failovers and zero client errors;</li>
  *   <li>the stopped member restarts with another configured migration and adopts the cluster's;</li>
  *   <li>every member stops: the next cluster starts from its first member's configuration again.</li>
  * </ol>
+ * How long the slowest member takes to apply a change is measured from outside, as an operator sees
+ * it: from sending the PUT until each member's {@code GET /q/ketama/migration} reports the new
+ * generation (so it includes the polling); the figures are printed. The issue asks for 1 s; the
+ * assertion allows {@link #APPLY_BOUND}, because these JVMs share a loaded machine with the build.
+ * Members run with {@code quarkus.ketama.hazelcast.member-allowlist=127.0.0.1}.
  * Ports: HTTP 20011–20015, management 20111–20115, Hazelcast 20751–20755 (engineer "cluster"'s block).
  */
 class ClusterControlIT {
@@ -45,6 +52,7 @@ class ClusterControlIT {
     private static final Path JAR = Path.of(System.getProperty("ketama.app.jar", "target/quarkus-app/quarkus-run.jar"));
     private static final String TOKEN = "cluster-control-it-" + UUID.randomUUID();
     private static final Duration DEADLINE = Duration.ofSeconds(120);
+    private static final Duration APPLY_BOUND = Duration.ofSeconds(5);
     private static final List<String> HAZELCAST_FLAGS = List.of("--add-modules", "java.se",
             "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
             "--add-opens", "java.base/java.lang=ALL-UNNAMED",
@@ -92,6 +100,7 @@ class ClusterControlIT {
                 "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
                 "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
                 "-Dquarkus.ketama.hazelcast.members=" + MEMBERS,
+                "-Dquarkus.ketama.hazelcast.member-allowlist=127.0.0.1",
                 "-Dquarkus.ketama.migration.mode=" + mode,
                 "-Dquarkus.ketama.rebuild.coalesce-delay=50ms",
                 "-Dketama.router.origin.demo-delay=0ms",
@@ -152,6 +161,63 @@ class ClusterControlIT {
     private static String migration(Member m) {
         HttpResponse<String> r = get("http://127.0.0.1:" + m.managementPort() + "/q/ketama/migration");
         return r == null ? "(no answer)" : r.body();
+    }
+
+    /** The value of the series {@code name{member="<m's Hazelcast address>"}} in m's metrics, or NaN. */
+    private static double memberGauge(Member m, String name) {
+        HttpResponse<String> r = get("http://127.0.0.1:" + m.managementPort() + "/q/metrics");
+        assertThat(r).as("metrics of %s", m.name()).isNotNull();
+        Matcher g = Pattern.compile("(?m)^" + name + "\\{member=\"127\\.0\\.0\\.1:" + (20750 + m.index()) + "\"\\} ([0-9.eE+-]+)$")
+                .matcher(r.body());
+        return g.find() ? Double.parseDouble(g.group(1)) : Double.NaN;
+    }
+
+    /**
+     * Sends {@code body} to {@code at} with the token and waits until every one of {@code members}
+     * reports the generation the answer names; returns, per member, how long after sending that was.
+     */
+    private static Map<Member, Duration> changeAndTimeEveryMember(Member at, String body, List<Member> members) throws Exception {
+        Map<Member, Duration> took = new ConcurrentHashMap<>();
+        AtomicLong target = new AtomicLong(Long.MAX_VALUE);
+        long sent = System.nanoTime();
+        List<Thread> pollers = new ArrayList<>();
+        for (Member m : members) {
+            Thread t = new Thread(() -> {
+                long end = sent + DEADLINE.toNanos();
+                while (System.nanoTime() < end) {
+                    if (generation(m) >= target.get()) {
+                        took.put(m, Duration.ofNanos(System.nanoTime() - sent));
+                        return;
+                    }
+                    Load.sleep(5);
+                }
+            }, "generation-poller-" + m.index());
+            pollers.add(t);
+            t.start();
+        }
+        HttpResponse<String> changed = put(at, body, "Bearer " + TOKEN);
+        assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+        Matcher g = Pattern.compile("\"generation\":(\\d+)").matcher(changed.body());
+        assertThat(g.find()).as(changed.body()).isTrue();
+        target.set(Long.parseLong(g.group(1)));
+        for (Thread t : pollers) {
+            t.join(DEADLINE.toMillis() + 10_000);
+        }
+        assertThat(took.keySet()).as("members that reported generation %d within %s", target.get(), DEADLINE)
+                .containsExactlyInAnyOrderElementsOf(members);
+        return took;
+    }
+
+    private static Duration slowest(Map<Member, Duration> took) {
+        return took.values().stream().max(Duration::compareTo).orElseThrow();
+    }
+
+    private static String millis(Map<Member, Duration> took) {
+        StringBuilder out = new StringBuilder();
+        took.entrySet().stream().sorted(Map.Entry.comparingByKey(java.util.Comparator.comparingInt(Member::index)))
+                .forEach(e -> out.append(out.isEmpty() ? "" : ", ").append("member ").append(e.getKey().index()).append(' ')
+                        .append(e.getValue().toMillis()).append(" ms"));
+        return out.toString();
     }
 
     private static double failoversCounted(Member m) {
@@ -273,13 +339,19 @@ class ClusterControlIT {
         assertThat(put(a, "{\"mode\":\"split\",\"v2SharePercent\":50,\"shadow\":true}", "Bearer " + TOKEN + "-not").statusCode())
                 .isEqualTo(401);
         assertThat(generation(a)).isEqualTo(before);
-        HttpResponse<String> changed = put(b, "{\"mode\":\"split\",\"v2SharePercent\":50,\"shadow\":true}", "Bearer " + TOKEN);
-        assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
-        long generation = before + 1;
-        await("generation " + generation + " on every member",
-                () -> three.stream().allMatch(m -> generation(m) == generation), three);
+        Map<Member, Duration> applied = changeAndTimeEveryMember(b, "{\"mode\":\"split\",\"v2SharePercent\":50,\"shadow\":true}",
+                three);
+        System.out.printf("ClusterControlIT: a change reached every member, idle: %s (slowest %d ms)%n", millis(applied),
+                slowest(applied).toMillis());
+        assertThat(slowest(applied)).as("slowest member to apply a change: %s", millis(applied)).isLessThan(APPLY_BOUND);
+        long split50 = before + 1;
         for (Member m : three) {
+            assertThat(generation(m)).isEqualTo(split50);
             assertThat(migration(m)).contains("\"mode\":\"split\"").contains("\"v2SharePercent\":50.0");
+            assertThat(memberGauge(m, "ketama_migration_generation")).as("generation in the metrics of %s", m.name())
+                    .isEqualTo(split50);
+            assertThat(memberGauge(m, "ketama_migration_v2_share_ratio")).as("applied share in the metrics of %s", m.name())
+                    .isEqualTo(0.5);
         }
 
         // (2) under load: a member joins, a member stops gracefully
@@ -288,12 +360,20 @@ class ClusterControlIT {
             failoversBefore.put(m, failoversCounted(m));
         }
         Member d;
+        long split60 = split50 + 1;
         try (Load load = new Load(three, 4)) {
             await("load flowing", () -> load.requests.get() > 300, three);
+            Map<Member, Duration> underLoad = changeAndTimeEveryMember(c, "{\"v2SharePercent\":60}", three);
+            System.out.printf("ClusterControlIT: a change reached every member, under load: %s (slowest %d ms)%n",
+                    millis(underLoad), slowest(underLoad).toMillis());
+            assertThat(slowest(underLoad)).as("slowest member to apply a change under load: %s", millis(underLoad))
+                    .isLessThan(APPLY_BOUND);
+            assertThat(three).allSatisfy(m -> assertThat(generation(m)).isEqualTo(split60));
             d = start(4, "v2", logs);
             load.add(d);
             await("the joiner in service", () -> load.inService.contains(d), List.of(a, b, c, d));
-            assertThat(generation(d)).as("the joiner adopted the cluster's generation").isEqualTo(generation);
+            assertThat(generation(d)).as("the joiner adopted the cluster's generation").isEqualTo(split60);
+            assertThat(memberGauge(d, "ketama_migration_v2_share_ratio")).as("the joiner's applied share").isEqualTo(0.6);
             long afterJoin = load.requests.get();
             await("load after the join", () -> load.requests.get() > afterJoin + 500, List.of(a, b, c, d));
 
@@ -313,7 +393,7 @@ class ClusterControlIT {
         // (3) a rolling restart: b comes back with another configured migration and adopts the cluster's
         Member b2 = start(2, "v2", logs);
         await("b back", () -> ready(b2), List.of(a, c, d, b2));
-        assertThat(generation(b2)).isEqualTo(generation);
+        assertThat(generation(b2)).isEqualTo(split60);
         assertThat(migration(b2)).contains("\"mode\":\"split\"");
 
         // (4) a full restart: the new cluster starts from its first member's configuration
