@@ -33,6 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OverlayManifestsTest {
     private static final Map<String, List<Map<String, Object>>> RENDERED = new ConcurrentHashMap<>();
     private static final Renderer RENDERER = Renderer.forThisMachine();
+    /** The management interface's port (app's quarkus.management.port): metrics and the admin plane. */
+    private static final int MANAGEMENT_PORT = 9000;
 
     static List<String> overlays() {
         return K8s.overlays();
@@ -190,7 +192,7 @@ class OverlayManifestsTest {
         }
         assertThat(map(statefulSet(overlay), "spec", "template", "metadata", "annotations"))
                 .containsEntry("prometheus.io/scrape", "true")
-                .containsEntry("prometheus.io/port", "8080")
+                .containsEntry("prometheus.io/port", String.valueOf(MANAGEMENT_PORT))
                 .containsEntry("prometheus.io/path", "/q/metrics");
     }
 
@@ -252,10 +254,10 @@ class OverlayManifestsTest {
         for (Map<String, Object> rule : maps(np, "spec", "ingress")) {
             List<Map<String, Object>> ports = maps(rule, "ports");
             boolean coversHazelcast = ports.isEmpty()
-                    || ports.stream().anyMatch(p -> List.of(5701, "hazelcast").contains(p.get("port")));
+                    || ports.stream().anyMatch(p -> List.of(5701, "hazelcast", forwardPort(overlay), "forward").contains(p.get("port")));
             List<Map<String, Object>> from = maps(rule, "from");
             if (coversHazelcast) {
-                assertThat(from).as("%s: a rule opening 5701 must name its peers: %s", overlay, rule).isNotEmpty();
+                assertThat(from).as("%s: a rule opening 5701 or the forward port must name its peers: %s", overlay, rule).isNotEmpty();
                 for (Map<String, Object> peer : from) {
                     assertThat(peer.keySet()).as("%s: 5701 peers are pods of this namespace only: %s", overlay, peer)
                             .containsExactly("podSelector");
@@ -270,6 +272,73 @@ class OverlayManifestsTest {
             }
         }
         assertThat(httpOpen).as("%s: HTTP 8080 is open to every client", overlay).isTrue();
+    }
+
+    /** The fixed port of the binary forward channel, from the ConfigMap. */
+    private static int forwardPort(String overlay) {
+        Object port = map(configMap(overlay), "data").get("KETAMA_ROUTER_FORWARD_BINARY_PORT");
+        assertThat(port).as("%s: the binary forward channel has a fixed port (KETAMA_ROUTER_FORWARD_BINARY_PORT)", overlay)
+                .isNotNull();
+        return Integer.parseInt(port.toString());
+    }
+
+    /** The ingress rules of the one NetworkPolicy that open {@code port} (or every port). */
+    private static List<Map<String, Object>> rulesOpening(String overlay, int port, String name) {
+        Map<String, Object> np = K8s.ofKind(rendered(overlay), "NetworkPolicy").get(0);
+        return maps(np, "spec", "ingress").stream()
+                .filter(rule -> maps(rule, "ports").isEmpty()
+                        || maps(rule, "ports").stream().anyMatch(p -> List.of(port, name).contains(p.get("port"))))
+                .toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void membersReachEachOthersForwardChannelOnAFixedPort(String overlay) {
+        int forward = forwardPort(overlay);
+        assertThat(forward).as("%s: a fixed port, not 0 (any free port cannot be named by a NetworkPolicy)", overlay)
+                .isBetween(1, 65535);
+        assertThat(maps(container(overlay), "ports")).as("%s: the container declares the forward port", overlay)
+                .anySatisfy(p -> assertThat(p.get("containerPort")).isEqualTo(forward));
+        List<Map<String, Object>> rules = rulesOpening(overlay, forward, "forward");
+        assertThat(rules).as("%s: a NetworkPolicy rule opens the forward port %d to the members", overlay, forward).isNotEmpty();
+        for (Map<String, Object> rule : rules) {
+            assertThat(maps(rule, "from")).as("%s: the forward port is open to member pods only: %s", overlay, rule).isNotEmpty()
+                    .allSatisfy(peer -> assertThat(selects(map(peer, "podSelector", "matchLabels"), podLabels(overlay))).isTrue());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void theManagementPortIsOpenOnlyToTheOperatingNamespace(String overlay) {
+        assertThat(maps(container(overlay), "ports")).as("%s: the container declares the management port", overlay)
+                .anySatisfy(p -> assertThat(p.get("containerPort")).isEqualTo(MANAGEMENT_PORT));
+        Map<String, Object> settings = new LinkedHashMap<>(map(configMap(overlay), "data"));
+        maps(container(overlay), "env").forEach(e -> settings.put((String) e.get("name"), e.get("value")));
+        assertThat(settings.getOrDefault("QUARKUS_MANAGEMENT_PORT", String.valueOf(MANAGEMENT_PORT)))
+                .as("%s: the management port is the one the policy names", overlay).isEqualTo(String.valueOf(MANAGEMENT_PORT));
+        List<Map<String, Object>> rules = rulesOpening(overlay, MANAGEMENT_PORT, "management");
+        assertThat(rules).as("%s: a NetworkPolicy rule opens the management port", overlay).isNotEmpty();
+        for (Map<String, Object> rule : rules) {
+            List<Map<String, Object>> from = maps(rule, "from");
+            assertThat(from).as("%s: the management port is never open to every client: %s", overlay, rule).isNotEmpty();
+            for (Map<String, Object> peer : from) {
+                assertThat(peer.keySet()).as("%s: management peers are chosen by namespace: %s", overlay, peer)
+                        .containsExactly("namespaceSelector");
+                assertThat(map(peer, "namespaceSelector", "matchLabels"))
+                        .as("%s: a namespace label chooses the operating namespace (an empty selector is every namespace)", overlay)
+                        .isNotEmpty();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void theAdminTokenComesFromASecret(String overlay) {
+        Map<String, Object> token = named(maps(container(overlay), "env"), "QUARKUS_KETAMA_ADMIN_TOKEN")
+                .orElseThrow(() -> new AssertionError(overlay + ": QUARKUS_KETAMA_ADMIN_TOKEN is not set on the container"));
+        assertThat(token).as("%s: never a literal token in a manifest", overlay).doesNotContainKey("value");
+        assertThat(str(token, "valueFrom", "secretKeyRef", "name")).isNotBlank();
+        assertThat(map(configMap(overlay), "data")).doesNotContainKey("QUARKUS_KETAMA_ADMIN_TOKEN");
     }
 
     @Test
