@@ -92,6 +92,7 @@ class ConfigExamplesTest {
     void theLaptopClusterIsThreeMembersOnLoopbackListedOneByOne() throws IOException {
         Set<String> httpPorts = new TreeSet<>();
         Set<String> hazelcastPorts = new TreeSet<>();
+        Set<String> managementPorts = new TreeSet<>();
         for (int i = 1; i <= 3; i++) {
             String name = "laptop-member-" + i + ".properties";
             Map<String, String> p = load(name);
@@ -100,6 +101,7 @@ class ConfigExamplesTest {
                 assertThat(ips.group()).as("%s: loopback only", name).isEqualTo("127.0.0.1");
             }
             assertThat(p).as(name).containsEntry("quarkus.http.host", "127.0.0.1")
+                    .containsEntry("quarkus.management.host", "127.0.0.1")
                     .containsEntry("quarkus.ketama.hazelcast.interface", "127.0.0.1")
                     .containsEntry("quarkus.ketama.hazelcast.port-auto-increment", "false")
                     .containsEntry("quarkus.ketama.hazelcast.kubernetes.enabled", "false")
@@ -108,13 +110,16 @@ class ConfigExamplesTest {
                     "quarkus.ketama.hazelcast.port"));
             httpPorts.add(p.get("quarkus.http.port"));
             hazelcastPorts.add(p.get("quarkus.ketama.hazelcast.port"));
+            managementPorts.add(p.get("quarkus.management.port"));
             Map<String, String> withoutPorts = new LinkedHashMap<>(p);
-            withoutPorts.keySet().removeAll(Set.of("quarkus.http.port", "quarkus.ketama.hazelcast.port"));
+            withoutPorts.keySet().removeAll(Set.of("quarkus.http.port", "quarkus.ketama.hazelcast.port", "quarkus.management.port"));
             assertThat(withoutPorts).as("the members differ only in their ports").isEqualTo(
-                    without(load("laptop-member-1.properties"), "quarkus.http.port", "quarkus.ketama.hazelcast.port"));
+                    without(load("laptop-member-1.properties"), "quarkus.http.port", "quarkus.ketama.hazelcast.port",
+                            "quarkus.management.port"));
         }
         assertThat(httpPorts).containsExactly("8080", "8081", "8082");
         assertThat(hazelcastPorts).containsExactly("5701", "5702", "5703");
+        assertThat(managementPorts).containsExactly("9000", "9001", "9002");
     }
 
     @Test
