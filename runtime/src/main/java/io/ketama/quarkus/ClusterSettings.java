@@ -28,6 +28,16 @@ record ClusterSettings(MigrationSource migrationSource, Optional<String> adminTo
      */
     static ClusterSettings from(KetamaConfig config) {
         List<String> problems = new ArrayList<>();
+        ClusterSettings settings = from(config, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
+        }
+        return settings;
+    }
+
+    /** Validates {@code config}, adding one line per invalid key to {@code problems}; null when any was added. */
+    static ClusterSettings from(KetamaConfig config, List<String> problems) {
+        int before = problems.size();
         Optional<String> token = config.admin().token().filter(t -> !t.isEmpty());
         if (token.isPresent()) {
             String t = token.get();
@@ -54,10 +64,7 @@ record ClusterSettings(MigrationSource migrationSource, Optional<String> adminTo
                 problems.add(e.getMessage());
             }
         }
-        if (!problems.isEmpty()) {
-            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
-        }
-        return new ClusterSettings(config.migration().source(), token, timeout, quiet, allowlist);
+        return problems.size() > before ? null : new ClusterSettings(config.migration().source(), token, timeout, quiet, allowlist);
     }
 
     @Override

@@ -22,6 +22,7 @@ public final class KetamaConfigCheck {
     public static List<String> problems(KetamaConfig config) {
         List<String> problems = new ArrayList<>();
         KetamaSettings.from(config, problems);
+        ClusterSettings.from(config, problems);
         return List.copyOf(problems);
     }
 }

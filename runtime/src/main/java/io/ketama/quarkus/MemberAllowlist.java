@@ -26,7 +26,7 @@ final class MemberAllowlist {
     private final List<InetAddress> ipv6 = new ArrayList<>();
 
     private MemberAllowlist(List<String> entries) {
-        this.entries = List.copyOf(entries);
+        this.entries = entries.stream().map(String::trim).toList();
     }
 
     /**

@@ -93,6 +93,18 @@ class KetamaConfigValidationTest {
         assertThat(ClusterSettings.from(config("quarkus.ketama.admin.token", "0123456789abcdef"))).isNotNull();
     }
 
+    @Test
+    void aMemberAllowlistEntryThatIsNoAddressIsRefusedAndTheCheckToolsSeeTheClusterKeysToo() {
+        assertThat(KetamaConfigCheck.problems(config("quarkus.ketama.hazelcast.member-allowlist", "10.0.1.*,10.0.0.0/8",
+                "quarkus.ketama.admin.token", "secret"))).containsExactlyInAnyOrder(
+                "quarkus.ketama.admin.token must be at least 16 printable ASCII characters without spaces"
+                        + " (e.g. from `openssl rand -hex 24`), was 6 characters",
+                "quarkus.ketama.hazelcast.member-allowlist entry '10.0.0.0/8' is not allowed; allowed: an IPv4 address, with * for a"
+                        + " whole octet (10.0.1.*), or an IPv6 address");
+        assertThat(ClusterSettings.from(config("quarkus.ketama.hazelcast.member-allowlist", "10.0.1.*, 192.168.7.9, ::1"))
+                .memberAllowlist()).hasToString("10.0.1.*,192.168.7.9,::1");
+    }
+
     /**
      * Values the mapping cannot convert stop start-up before validation, in SmallRye Config's words
      * (Quarkus reads the runtime mapping through the same library). Each row: key, value, texts the
