@@ -2,8 +2,10 @@ package io.ketama.router;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ketama.core.RingVersion;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.forwarding.FailoverChain;
+import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.Failures;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
@@ -22,6 +24,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -49,6 +52,9 @@ class CacheRoute {
     private static final CharSequence FAILOVER = HttpHeaders.createOptimized(CacheResource.FAILOVER);
     private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
     private static final CharSequence PROBLEM = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
+    /** Header values made once: {@code X-Ketama-Ring} by ring version, {@code X-Ketama-Cache} by status. */
+    private static final CharSequence[] RING_LABELS = values(RingVersion.values(), v -> v.label().toLowerCase(Locale.ROOT));
+    private static final CharSequence[] CACHE_LABELS = values(CacheStatus.values(), CacheStatus::name);
 
     private final Routing routing;
     private final RouterMetrics metrics;
@@ -66,6 +72,14 @@ class CacheRoute {
         this.keyServer = runtime.keyServer();
         this.chain = runtime.chain();
         this.localAddress = HttpHeaders.createOptimized(keyServer.memberAddress());
+    }
+
+    private static <E extends Enum<E>> CharSequence[] values(E[] constants, Function<E, String> text) {
+        CharSequence[] values = new CharSequence[constants.length];
+        for (E e : constants) {
+            values[e.ordinal()] = HttpHeaders.createOptimized(text.apply(e));
+        }
+        return values;
     }
 
     void register(@Observes Router router) {
@@ -88,7 +102,7 @@ class CacheRoute {
             Served hit = keyServer.hit(key.text());
             if (hit != null) {
                 metrics.served(hit.cache(), false, 0);
-                answer(ctx.response(), selection, hit, localAddress, 0);
+                answer(ctx.response(), localAddress, selection, hit, localAddress, 0);
                 return;
             }
         }
@@ -105,21 +119,23 @@ class CacheRoute {
             }
             Served served = outcome.served();
             metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
-            answer(ctx.response(), selection, served, served.servedBy(), outcome.failures().size());
+            CharSequence owner = selection.owner().getUuid().equals(localMember) ? localAddress : Members.address(selection.owner());
+            answer(ctx.response(), owner, selection, served, served.servedBy(), outcome.failures().size());
         });
     }
 
-    private static void answer(HttpServerResponse response, Selection selection, Served served, CharSequence servedBy, int failures) {
+    private static void answer(HttpServerResponse response, CharSequence owner, Selection selection, Served served,
+                               CharSequence servedBy, int failures) {
         if (response.closed() || response.ended()) {
             return; // the client left
         }
         OriginAnswer answer = served.answer();
         MultiMap headers = response.headers();
         headers.add(HttpHeaders.CONTENT_TYPE, answer.contentType())
-                .add(OWNER, Members.address(selection.owner()))
+                .add(OWNER, owner)
                 .add(SERVED_BY, servedBy)
-                .add(RING, selection.version().label().toLowerCase(Locale.ROOT))
-                .add(CACHE, served.cache().name());
+                .add(RING, RING_LABELS[selection.version().ordinal()])
+                .add(CACHE, CACHE_LABELS[served.cache().ordinal()]);
         if (failures > 0) {
             headers.add(FAILOVER, Integer.toString(failures));
         }

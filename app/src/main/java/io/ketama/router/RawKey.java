@@ -63,6 +63,9 @@ record RawKey(String text) {
 
     /** Drops {@code scheme://authority} from an absolute-form target. */
     private static String originForm(String target) {
+        if (target.startsWith("/")) {
+            return target; // the usual origin form: nothing to drop
+        }
         String lower = target.length() > 8 ? target.substring(0, 8).toLowerCase(Locale.ROOT) : target.toLowerCase(Locale.ROOT);
         int schemeEnd = lower.startsWith("http://") ? 7 : lower.startsWith("https://") ? 8 : -1;
         if (schemeEnd < 0) {

@@ -4,7 +4,6 @@ import io.ketama.core.EnumLabels;
 import io.ketama.quarkus.ForwardOutcomes;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.LocalCache;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,9 +30,11 @@ class RouterMetrics implements ForwardOutcomes {
     /** The {@code cache} tag of the local cache's meters. */
     static final String CACHE_NAME = "ketama-router";
 
-    private final Map<CacheStatus, Counter> local = new EnumMap<>(CacheStatus.class);
-    private final Map<CacheStatus, Counter> forwarded = new EnumMap<>(CacheStatus.class);
-    private final Counter failovers;
+    // Counted in plain adders that the registry reads when scraped (function counters): a request
+    // pays one LongAdder increment instead of a composite counter's walk over its registries.
+    private final Map<CacheStatus, LongAdder> local = new EnumMap<>(CacheStatus.class);
+    private final Map<CacheStatus, LongAdder> forwarded = new EnumMap<>(CacheStatus.class);
+    private final LongAdder failovers = new LongAdder();
     /** Forwards tried and failed, for the migration ramp's brake (ForwardOutcomes). */
     private final LongAdder forwards = new LongAdder();
     private final LongAdder failedForwards = new LongAdder();
@@ -45,7 +46,7 @@ class RouterMetrics implements ForwardOutcomes {
                 forwarded.put(status, requests(registry, status, "forwarded"));
             }
         }
-        failovers = Counter.builder("ketama.router.failovers")
+        FunctionCounter.builder("ketama.router.failovers", failovers, LongAdder::sum)
                 .description("Candidate members that failed to serve a key before another served it")
                 .register(registry);
         Gauge.builder("ketama.router.admission.in.flight", admission, CacheAdmission::inFlight)
@@ -63,18 +64,20 @@ class RouterMetrics implements ForwardOutcomes {
                 .description("Bound of this member's cache").baseUnit("bytes").register(registry);
     }
 
-    private static Counter requests(MeterRegistry registry, CacheStatus status, String served) {
-        return Counter.builder("ketama.router.requests")
+    private static LongAdder requests(MeterRegistry registry, CacheStatus status, String served) {
+        LongAdder count = new LongAdder();
+        FunctionCounter.builder("ketama.router.requests", count, LongAdder::sum)
                 .description("Keys answered, by how the serving member had them and whether it was this member")
                 .tag("cache", EnumLabels.label(status))
                 .tag("served", served)
                 .register(registry);
+        return count;
     }
 
     void served(CacheStatus status, boolean wasForwarded, int failedCandidates) {
         (wasForwarded ? forwarded : local).get(status).increment();
         if (failedCandidates > 0) {
-            failovers.increment(failedCandidates);
+            failovers.add(failedCandidates);
             failedForwards.add(failedCandidates);
         }
         forwards.add(failedCandidates + (wasForwarded ? 1 : 0)); // every failed candidate was a forward

@@ -32,9 +32,11 @@ class Routing {
     Selection select(RawKey key, List<String> featureHeaders) {
         Set<String> features = FeaturesHeader.parse(featureHeaders);
         RingSnapshot snapshot = readySnapshot();
-        TreeSet<String> unknown = new TreeSet<>(features);
-        unknown.removeAll(snapshot.knownFeatures());
-        if (!unknown.isEmpty()) {
+        TreeSet<String> unknown = features.isEmpty() ? null : new TreeSet<>(features);
+        if (unknown != null) {
+            unknown.removeAll(snapshot.knownFeatures());
+        }
+        if (unknown != null && !unknown.isEmpty()) {
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("unknown", List.copyOf(unknown));
             extra.put("allowed", List.copyOf(new TreeSet<>(snapshot.knownFeatures())));
