@@ -33,7 +33,7 @@ class CacheAdmission {
     private final Buffer refusal;
 
     CacheAdmission(RouterConfig config, ObjectMapper json) {
-        this.maxInFlight = RouterRuntime.configured("ketama.router.admission.max-in-flight", () -> {
+        this.maxInFlight = ServingParts.configured("ketama.router.admission.max-in-flight", () -> {
             int max = config.admission().maxInFlight();
             if (max < 1 || max > 1_000_000) {
                 throw new IllegalArgumentException("must be in 1..1000000, was " + max);

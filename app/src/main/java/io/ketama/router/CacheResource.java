@@ -54,18 +54,18 @@ public class CacheResource {
     static final String FAILOVER = "X-Ketama-Failover";
     static final String PREFIX = "/cache/";
 
-    private final Routing routing;
+    private final OwnerLookup owners;
     private final RouterMetrics metrics;
     private final UUID localMember;
     private final KeyServer keyServer;
     private final FailoverChain chain;
 
-    CacheResource(Routing routing, RouterRuntime runtime, RouterMetrics metrics) {
-        this.routing = routing;
+    CacheResource(OwnerLookup owners, ServingParts parts, RouterMetrics metrics) {
+        this.owners = owners;
         this.metrics = metrics;
-        this.localMember = runtime.localMember().getUuid();
-        this.keyServer = runtime.keyServer();
-        this.chain = runtime.chain();
+        this.localMember = parts.localMember().getUuid();
+        this.keyServer = parts.keyServer();
+        this.chain = parts.chain();
     }
 
     @GET
@@ -100,7 +100,7 @@ public class CacheResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public CompletionStage<Response> get(@Context HttpServerRequest request, @HeaderParam(FeaturesHeader.NAME) List<String> features) {
         RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
-        Selection selection = routing.select(key, features);
+        Selection selection = owners.select(key, features);
         Member owner = selection.owner();
         if (owner.getUuid().equals(localMember)) {
             Served hit = keyServer.hit(key.text());

@@ -56,7 +56,7 @@ class CacheRoute {
     private static final CharSequence[] RING_LABELS = values(RingVersion.values(), v -> v.label().toLowerCase(Locale.ROOT));
     private static final CharSequence[] CACHE_LABELS = values(CacheStatus.values(), CacheStatus::name);
 
-    private final Routing routing;
+    private final OwnerLookup owners;
     private final RouterMetrics metrics;
     private final ObjectMapper json;
     private final UUID localMember;
@@ -64,13 +64,13 @@ class CacheRoute {
     private final FailoverChain chain;
     private final CharSequence localAddress;
 
-    CacheRoute(Routing routing, RouterRuntime runtime, RouterMetrics metrics, ObjectMapper json) {
-        this.routing = routing;
+    CacheRoute(OwnerLookup owners, ServingParts parts, RouterMetrics metrics, ObjectMapper json) {
+        this.owners = owners;
         this.metrics = metrics;
         this.json = json;
-        this.localMember = runtime.localMember().getUuid();
-        this.keyServer = runtime.keyServer();
-        this.chain = runtime.chain();
+        this.localMember = parts.localMember().getUuid();
+        this.keyServer = parts.keyServer();
+        this.chain = parts.chain();
         this.localAddress = HttpHeaders.createOptimized(keyServer.memberAddress());
     }
 
@@ -92,7 +92,7 @@ class CacheRoute {
         Selection selection;
         try {
             key = RawKey.fromRequestTarget(request.uri(), CacheResource.PREFIX);
-            selection = routing.select(key, request.headers().getAll(FeaturesHeader.NAME));
+            selection = owners.select(key, request.headers().getAll(FeaturesHeader.NAME));
         } catch (RuntimeException e) {
             ctx.next(); // nothing done yet: the resource meets the same problem and answers it
             return;

@@ -49,7 +49,7 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
                     + "not 0 (or use the binary transport)");
         }
         RouterConfig.Forward.Binary b = config.forward().binary();
-        this.binary = RouterRuntime.configured("ketama.router.forward.binary", () -> {
+        this.binary = ServingParts.configured("ketama.router.forward.binary", () -> {
             if (b.port() < 0 || b.port() > 65_535) {
                 throw new IllegalArgumentException(".port: must be in 0..65535 (0: any free port), was " + b.port());
             }
@@ -65,7 +65,7 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
     @Override
     public void customize(Config hazelcast) {
         RouterConfig.Forward.Hazelcast h = config.forward().hazelcast();
-        RouterRuntime.configured("ketama.router.forward", () -> {
+        ServingParts.configured("ketama.router.forward", () -> {
             HazelcastForwarding.configure(hazelcast, h.threads(), h.queueCapacity());
             return null;
         });

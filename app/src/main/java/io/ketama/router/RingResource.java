@@ -26,10 +26,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "routing")
 public class RingResource {
 
-    private final Routing routing;
+    private final OwnerLookup owners;
 
-    RingResource(Routing routing) {
-        this.routing = routing;
+    RingResource(OwnerLookup owners) {
+        this.owners = owners;
     }
 
     /** A member on the rings. */
@@ -69,7 +69,7 @@ public class RingResource {
     @APIResponse(responseCode = "503", description = "No ring built yet",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public RingView ring() {
-        RingSnapshot s = routing.anySnapshot();
+        RingSnapshot s = owners.anySnapshot();
         var local = s.localMember();
         List<MemberEntry> members = s.members().stream().map(m -> entry(m, local != null
                 && m.member().getUuid().equals(local.getUuid()))).toList();

@@ -26,12 +26,12 @@ public class RouteResource {
 
     static final String PREFIX = "/route/";
 
-    private final Routing routing;
-    private final RouterRuntime runtime;
+    private final OwnerLookup owners;
+    private final ServingParts parts;
 
-    RouteResource(Routing routing, RouterRuntime runtime) {
-        this.routing = routing;
-        this.runtime = runtime;
+    RouteResource(OwnerLookup owners, ServingParts parts) {
+        this.owners = owners;
+        this.parts = parts;
     }
 
     /**
@@ -66,8 +66,8 @@ public class RouteResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public RouteView route(@Context HttpServerRequest request, @HeaderParam(FeaturesHeader.NAME) List<String> features) {
         RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
-        Selection selection = routing.select(key, features);
-        var local = runtime.localMember();
+        Selection selection = owners.select(key, features);
+        var local = parts.localMember();
         return new RouteView(key.display(), key.length(), selection.version().label(),
                 FeaturesHeader.parse(features), MemberView.of(selection.owner(), local),
                 selection.candidates().stream().map(m -> MemberView.of(m, local)).toList());

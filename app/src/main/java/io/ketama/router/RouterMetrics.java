@@ -39,7 +39,7 @@ class RouterMetrics implements ForwardOutcomes {
     private final LongAdder forwards = new LongAdder();
     private final LongAdder failedForwards = new LongAdder();
 
-    RouterMetrics(MeterRegistry registry, RouterRuntime runtime, CacheAdmission admission) {
+    RouterMetrics(MeterRegistry registry, ServingParts parts, CacheAdmission admission) {
         for (CacheStatus status : CacheStatus.values()) {
             local.put(status, requests(registry, status, "local"));
             if (status != CacheStatus.BYPASS) { // a bypass is always this member's own fetch
@@ -56,7 +56,7 @@ class RouterMetrics implements ForwardOutcomes {
         FunctionCounter.builder("ketama.router.admission.refused", admission, CacheAdmission::refused)
                 .description("/cache/ requests answered 503 at once because this member had its limit under way")
                 .register(registry);
-        LocalCache cache = runtime.cache();
+        LocalCache cache = parts.cache();
         Gauge.builder("ketama.router.cache.bytes", cache, LocalCache::weightedBytes)
                 .description("Bytes held by this member's cache, as its bound counts them").baseUnit("bytes").register(registry);
         CaffeineCacheMetrics.monitor(registry, cache.caffeine(), CACHE_NAME);

@@ -44,7 +44,7 @@ class FailoverTest {
     RingSelector selector;
 
     @Inject
-    RouterRuntime runtime;
+    ServingParts parts;
 
     Cluster cluster;
     TestMember b;
@@ -67,7 +67,7 @@ class FailoverTest {
     }
 
     private boolean fresh(String key) {
-        return cluster.cachedByNoMember(key) && runtime.cache().peek(key) == null;
+        return cluster.cachedByNoMember(key) && parts.cache().peek(key) == null;
     }
 
     private static boolean is(Member a, Member b) {
@@ -132,7 +132,7 @@ class FailoverTest {
                     .header(CacheResource.CACHE, "BYPASS")
                     .header(CacheResource.FAILOVER, "2");
             assertThat(r.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
-            assertThat(runtime.cache().peek(key)).as("a non-owner caches nothing").isNull();
+            assertThat(parts.cache().peek(key)).as("a non-owner caches nothing").isNull();
         } finally {
             c.resumeServing();
         }

@@ -43,7 +43,7 @@ class ForwardingTest {
     RingSelector selector;
 
     @Inject
-    RouterRuntime runtime;
+    ServingParts parts;
 
     Cluster cluster;
     TestMember b;
@@ -76,7 +76,7 @@ class ForwardingTest {
                 .header(CacheResource.RING, "v1")
                 .header(CacheResource.CACHE, "MISS");
         assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
-        assertThat(runtime.cache().peek(key)).as("cached by its owner").isNotNull();
+        assertThat(parts.cache().peek(key)).as("cached by its owner").isNotNull();
 
         // answered on the HTTP route (CacheRoute): the answer the resource gives
         Response hit = given().get("/cache/" + key);
@@ -111,7 +111,7 @@ class ForwardingTest {
 
             assertThat(owner.originFetches.get() - fetchesBefore).as("origin fetches by the owner").isEqualTo(1);
             assertThat(owner.cached(key)).as("cached by its owner").isNotNull();
-            assertThat(runtime.cache().peek(key)).as("not cached by the member that forwarded").isNull();
+            assertThat(parts.cache().peek(key)).as("not cached by the member that forwarded").isNull();
         }
     }
 

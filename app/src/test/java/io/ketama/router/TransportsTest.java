@@ -76,7 +76,7 @@ abstract class TransportsTest {
     TestMember cutOff;
 
     @Inject
-    RouterRuntime runtime;
+    ServingParts parts;
 
     abstract String keyPrefix();
 
@@ -107,7 +107,7 @@ abstract class TransportsTest {
     @Test
     @Order(0)
     void theConfiguredTransportCarriesTheForwards() {
-        assertThat(runtime.transport()).isEqualTo(transport());
+        assertThat(parts.transport()).isEqualTo(transport());
     }
 
     @Test

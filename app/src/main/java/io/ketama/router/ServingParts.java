@@ -1,12 +1,11 @@
 package io.ketama.router;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.EnumLabels;
 import io.ketama.router.forwarding.BinaryForwardClient;
 import io.ketama.router.forwarding.FailoverChain;
+import io.ketama.router.forwarding.ForwardTargets;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.ForwardSettings;
 import io.ketama.router.forwarding.ForwardTransport;
@@ -27,10 +26,7 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.Set;
-import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -41,9 +37,9 @@ import org.jboss.logging.Logger;
  */
 @Startup
 @Singleton
-class RouterRuntime {
+class ServingParts {
 
-    private static final Logger LOG = Logger.getLogger(RouterRuntime.class);
+    private static final Logger LOG = Logger.getLogger(ServingParts.class);
     /** How long a stopping member waits for the forwarded keys it is serving. */
     private static final long STOP_WAIT_MILLIS = 5_000;
 
@@ -56,10 +52,10 @@ class RouterRuntime {
     private final ForwardTransport transport;
     private final Forwarder forwarder;
     private final FailoverChain chain;
-    private final UUID membershipListener;
+    private final ForwardTargets targets;
     private final ForwardEndpoints endpoints;
 
-    RouterRuntime(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx, ForwardEndpoints endpoints) {
+    ServingParts(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx, ForwardEndpoints endpoints) {
         this.endpoints = endpoints;
         this.hazelcast = hazelcast;
         this.localMember = hazelcast.getCluster().getLocalMember();
@@ -76,24 +72,12 @@ class RouterRuntime {
             case HTTP -> configured("ketama.router.forward",
                     () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections()));
         };
-        this.forwarder = new Forwarder(transport, settings, uuids(hazelcast.getCluster().getMembers()));
+        this.forwarder = new Forwarder(transport, settings, ForwardTargets.uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());
         this.receiver = endpoints.receiver();
         receiver.attach(keyServer);
         hazelcast.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
-        this.membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-                forwarder.membersNow(uuids(event.getMembers()));
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                forwarder.membersNow(uuids(event.getMembers()));
-            }
-        });
-        // a member that joined between reading the members above and adding the listener
-        forwarder.membersNow(uuids(hazelcast.getCluster().getMembers()));
+        this.targets = ForwardTargets.follow(hazelcast, forwarder);
         LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s", keyServer.memberAddress(),
                 origin, cache.maxBytes(), EnumLabels.label(transport.kind()));
     }
@@ -101,10 +85,6 @@ class RouterRuntime {
     /** When a transport gives up on an unanswered forward: after the guard's timeout, which normally acts first. */
     private static Duration expiry(Duration timeout) {
         return timeout.plus(timeout.dividedBy(2).compareTo(Duration.ofMillis(250)) > 0 ? timeout.dividedBy(2) : Duration.ofMillis(250));
-    }
-
-    private static Set<UUID> uuids(Set<Member> members) {
-        return members.stream().map(Member::getUuid).collect(Collectors.toSet());
     }
 
     private static Origin origin(RouterConfig.Origin config, Vertx vertx) {
@@ -161,7 +141,7 @@ class RouterRuntime {
         }
         try {
             hazelcast.getUserContext().remove(ForwardReceiver.USER_CONTEXT_KEY, receiver);
-            hazelcast.getCluster().removeMembershipListener(membershipListener);
+            targets.close();
         } catch (RuntimeException e) {
             LOG.debug("Hazelcast already stopped", e);
         }

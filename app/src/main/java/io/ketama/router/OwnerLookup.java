@@ -17,11 +17,11 @@ import java.util.TreeSet;
  * feature.
  */
 @Singleton
-class Routing {
+class OwnerLookup {
 
     private final RingSelector selector;
 
-    Routing(RingSelector selector) {
+    OwnerLookup(RingSelector selector) {
         this.selector = selector;
     }
 
