@@ -54,7 +54,7 @@ public final class ClusterRings implements AutoCloseable {
     private final Member localMember;
     private final RingBuilder builder;
     private final Set<UUID> warned = new HashSet<>();
-    private volatile RingState state;
+    private volatile RingSnapshot snapshot;
     private volatile MigrationRouter router;
     private CoalescingRebuilder rebuilder;
     private MemberBoard board;
@@ -75,7 +75,7 @@ public final class ClusterRings implements AutoCloseable {
         }
         this.builder = new RingBuilder(settings.ring());
         RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
-        this.state = new RingState(empty, metrics.counts(empty));
+        this.snapshot = empty.counted(metrics.counts(empty));
         this.router = new MigrationRouter(settings.migration(), settings.splitAllowedHere());
     }
 
@@ -110,7 +110,7 @@ public final class ClusterRings implements AutoCloseable {
         migration.start(settings.migration());
         watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
         watcher.start();
-        gate = new ServingGate(board, localMember, () -> hazelcast.getCluster().getMembers(), () -> state.snapshot);
+        gate = new ServingGate(board, localMember, () -> hazelcast.getCluster().getMembers(), () -> snapshot);
         ramp = new MigrationRamp(migration, rampSignals, Clock.systemUTC());
         rebuilder.runAndWait("start-up", START_TIMEOUT);
     }
@@ -127,11 +127,12 @@ public final class ClusterRings implements AutoCloseable {
     private void rebuild(String reason) {
         MembershipWatcher.RingMembers candidates = watcher == null
                 ? new MembershipWatcher.RingMembers(List.of(), List.of()) : watcher.ringMembers();
-        RingSnapshot snapshot = builder.build(candidates.members(), candidates.refused(), localMember, ++generation, reason);
+        RingSnapshot built = builder.build(candidates.members(), candidates.refused(), localMember, ++generation, reason);
         List<Member> members = new ArrayList<>(candidates.members());
         candidates.refused().forEach(e -> members.add(e.member()));
-        reportExcluded(snapshot, members);
-        state = new RingState(snapshot, metrics.counts(snapshot));
+        reportExcluded(built, members);
+        RingSnapshot snapshot = built.counted(metrics.counts(built));
+        this.snapshot = snapshot;
         metrics.rebuilt(snapshot.buildTime());
         Set<UUID> onRings = new HashSet<>();
         for (MemberInfo m : snapshot.members()) {
@@ -160,11 +161,6 @@ public final class ClusterRings implements AutoCloseable {
         }
     }
 
-    /** What a lookup reads now. */
-    RingState state() {
-        return state;
-    }
-
     /** The migration router in force now. */
     MigrationRouter router() {
         return router;
@@ -177,7 +173,7 @@ public final class ClusterRings implements AutoCloseable {
 
     /** The rings in use now. */
     public RingSnapshot snapshot() {
-        return state.snapshot;
+        return snapshot;
     }
 
     MigrationSource migrationSource() {

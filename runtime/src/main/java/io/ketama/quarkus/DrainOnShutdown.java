@@ -20,9 +20,9 @@ final class DrainOnShutdown implements ShutdownListener {
         try {
             ArcContainer container = Arc.container();
             if (container != null && container.isRunning()) {
-                try (InstanceHandle<RingSelector> selector = container.instance(RingSelector.class)) {
-                    if (selector.isAvailable()) {
-                        selector.get().drain();
+                try (InstanceHandle<MemberLifecycle> member = container.instance(MemberLifecycle.class)) {
+                    if (member.isAvailable()) {
+                        member.get().drain();
                     }
                 }
             }

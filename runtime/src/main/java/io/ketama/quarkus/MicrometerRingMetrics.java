@@ -48,8 +48,7 @@ public class MicrometerRingMetrics implements RingMetrics {
     }
 
     @Override
-    public void bind(Supplier<RingState> state) {
-        Supplier<RingSnapshot> snapshot = () -> state.get().snapshot;
+    public void bind(Supplier<RingSnapshot> snapshot) {
         rebuilds = Timer.builder("ketama.rebuilds").description("Ring rebuilds and how long they took").register(registry);
         shadowSelections = Counter.builder("ketama.shadow.selections")
                 .description("Selections also computed on the other ring (shadow mode)").register(registry);
@@ -67,7 +66,7 @@ public class MicrometerRingMetrics implements RingMetrics {
             Gauge.builder("ketama.ring.bytes", snapshot, s -> s.get().rings().get(v).bytes())
                     .tag("version", v.label()).baseUnit("bytes").description("Bytes the ring's points retain")
                     .strongReference(true).register(registry);
-            Gauge.builder("ketama.ring.feature", state, s -> s.get().rings(v).retainedBytes() - s.get().rings(v).ring().retainedBytes())
+            Gauge.builder("ketama.ring.feature", snapshot, s -> s.get().featureRings(v).retainedBytes() - s.get().featureRings(v).ring().retainedBytes())
                     .tag("version", v.label()).baseUnit("bytes")
                     .description("Bytes feature-constrained lookups add to the ring (masks, plans, materialised rings)")
                     .strongReference(true).register(registry);

@@ -41,11 +41,11 @@ final class RampAdminHandler implements Handler<RoutingContext> {
             + "), intervalSeconds (>= 1), and optionally maxPredictedMissPercent and maxForwardErrorPercent (0 to 100), "
             + "rollback (true or false, needs maxForwardErrorPercent), minSamples (>= 1, default " + RampPlan.DEFAULT_MIN_SAMPLES + ")";
 
-    private final Supplier<RingSelector> selector;
+    private final Supplier<MemberLifecycle> member;
     private final Supplier<Optional<String>> token;
 
-    RampAdminHandler(Supplier<RingSelector> selector, Supplier<Optional<String>> token) {
-        this.selector = selector;
+    RampAdminHandler(Supplier<MemberLifecycle> member, Supplier<Optional<String>> token) {
+        this.member = member;
         this.token = token;
     }
 
@@ -71,7 +71,7 @@ final class RampAdminHandler implements Handler<RoutingContext> {
     }
 
     private MigrationRamp ramp() {
-        return selector.get().cluster().ramp();
+        return member.get().rings().ramp();
     }
 
     private void start(RoutingContext rc, String body) {

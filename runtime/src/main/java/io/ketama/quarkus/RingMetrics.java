@@ -14,15 +14,18 @@ import java.util.function.Supplier;
  */
 interface RingMetrics {
 
+    /** Counts nothing. */
+    SelectionCounts NO_COUNTS = (version, index) -> { };
+
     /** Records nothing. */
     RingMetrics NONE = new RingMetrics() {
         @Override
-        public void bind(Supplier<RingState> state) {
+        public void bind(Supplier<RingSnapshot> snapshot) {
         }
 
         @Override
         public SelectionCounts counts(RingSnapshot snapshot) {
-            return (version, index) -> { };
+            return NO_COUNTS;
         }
 
         @Override
@@ -44,7 +47,7 @@ interface RingMetrics {
     };
 
     /** Called once at start-up; anything read later (gauges) is read through the suppliers. */
-    void bind(Supplier<RingState> state);
+    void bind(Supplier<RingSnapshot> snapshot);
 
     /**
      * The selection counts of {@code snapshot}'s members, resolved once per rebuild so a selection

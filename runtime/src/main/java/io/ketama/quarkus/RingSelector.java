@@ -1,28 +1,17 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.Crc32;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.FeatureRings;
 import io.ketama.core.RingVersion;
-import io.quarkus.runtime.Startup;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
-import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import jakarta.interceptor.Interceptor;
-import org.jboss.logging.Logger;
 
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Which member of the Hazelcast cluster owns a cache key. Inject it anywhere:
@@ -47,77 +36,23 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>A lookup allocates only its {@link Selection}; the failover candidates are computed when
  *       first read.</li>
  * </ul>
+ * This bean answers selections and reads the state behind them; {@link MemberLifecycle} keeps that
+ * state (starts this member's rings, serves, drains, stops).
  */
-@Startup
 @ApplicationScoped
 public class RingSelector {
 
-    private static final Logger LOG = Logger.getLogger(RingSelector.class);
-
     @Inject
-    KetamaSettings settings;
-    @Inject
-    ClusterSettings clusterSettings;
-    @Inject
-    HazelcastInstance hazelcast;
+    MemberLifecycle member;
     @Inject
     RingMetrics metrics;
-    @Inject
-    Instance<ForwardOutcomes> forwardOutcomes;
-    @Inject
-    Event<RingsLeft> ringsLeft;
 
+    /** Where the rings are kept current ({@link MemberLifecycle}); read once, then without a proxy per lookup. */
     private ClusterRings cluster;
-    /** Shadow selections and disagreements, for a ramp's brake (counted only in shadow mode). */
-    private final LongAdder shadowSelections = new LongAdder();
-    private final LongAdder shadowDisagreements = new LongAdder();
 
     @PostConstruct
-    void start() {
-        cluster = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
-                settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere(),
-                clusterSettings.memberAllowlist()), metrics);
-        metrics.bind(cluster::state);
-        cluster.start(this::rampSignals);
-        MigrationRamp ramp = cluster.ramp();
-        metrics.bindMigration(MemberAddress.of(hazelcast.getCluster().getLocalMember()), cluster::migration, cluster::router,
-                ramp::steps, ramp::holds, ramp::rollbacks);
-        LOG.infof("ketama: migration %s on data centre '%s'%s", cluster.migration(), settings.datacenter(),
-                settings.splitAllowedHere() ? "" : " (not in the split allowlist: v1 in split mode)");
-    }
-
-    /**
-     * Joins the others' rings once the application has started (after every {@code @Startup} bean,
-     * so what serves forwarded keys is in place).
-     */
-    void serve(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER + 500) StartupEvent event) {
-        cluster.open();
-    }
-
-    /**
-     * Leaves every member's rings, then tells the application ({@link RingsLeft}). Called on a
-     * graceful stop before the HTTP server stops taking requests.
-     */
-    void drain() throws InterruptedException {
-        ringsLeft.fire(cluster.drain(clusterSettings.drainTimeout(), clusterSettings.drainQuietPeriod()));
-    }
-
-    @PreDestroy
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    private MigrationRamp.Signals rampSignals() {
-        long forwards = 0;
-        long failed = 0;
-        if (forwardOutcomes.isResolvable()) {
-            ForwardOutcomes outcomes = forwardOutcomes.get();
-            forwards = outcomes.forwards();
-            failed = outcomes.failedForwards();
-        }
-        return new MigrationRamp.Signals(shadowSelections.sum(), shadowDisagreements.sum(), forwards, failed);
+    void init() {
+        cluster = member.rings();
     }
 
     /** The owner of the UTF-8 bytes of {@code key}. */
@@ -147,23 +82,20 @@ public class RingSelector {
     /** One of {@code text} and {@code bytes} is the key. */
     private Selection select(String text, byte[] bytes, Set<String> required) {
         int crc = text != null ? Crc32.hashUtf8(text) : Crc32.hash(bytes);
-        RingState s = cluster.state();
+        RingSnapshot s = cluster.snapshot();
         MigrationRouter r = cluster.router();
         RingVersion version = r.versionFor(crc); // the split stays sticky by CRC-32 whatever the v1 ring's style
-        FeatureRings<Member> rings = s.rings(version);
+        FeatureRings<Member> rings = s.featureRings(version);
         int hash = keyHash(rings.ring(), text, bytes, crc);
         int owner = required.isEmpty() ? rings.ring().points().nodeIndexForHash(hash) : rings.nodeIndexForHash(hash, required);
         s.count(version, owner);
         if (r.shadow()) {
-            FeatureRings<Member> other = s.rings(version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1);
+            FeatureRings<Member> other = s.featureRings(version == RingVersion.V1 ? RingVersion.V2 : RingVersion.V1);
             int otherHash = keyHash(other.ring(), text, bytes, crc);
             int otherOwner = required.isEmpty() ? other.ring().points().nodeIndexForHash(otherHash) : other.nodeIndexForHash(otherHash, required);
             boolean disagreed = otherOwner != owner; // node indices are shared by both rings of a snapshot
             metrics.shadow(disagreed);
-            shadowSelections.increment();
-            if (disagreed) {
-                shadowDisagreements.increment();
-            }
+            member.shadowSelection(disagreed);
         }
         if (owner < 0) {
             return new Selection(null, version, List.of());
@@ -182,7 +114,7 @@ public class RingSelector {
 
     /** The rings in use now and what they were built from. */
     public RingSnapshot snapshot() {
-        return cluster.state().snapshot;
+        return cluster.snapshot();
     }
 
     /**
@@ -243,10 +175,5 @@ public class RingSelector {
      */
     public List<MemberStanding> memberStandings() {
         return cluster.standings();
-    }
-
-    /** The parts behind this bean, for the admin plane. */
-    ClusterRings cluster() {
-        return cluster;
     }
 }

@@ -1,6 +1,7 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.core.FeatureRings;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.RingVersion;
 
@@ -12,8 +13,9 @@ import java.util.Set;
 
 /**
  * The rings built from one member set, with what they were built from: immutable, one per
- * rebuild. {@link RingSelector} swaps in a whole new snapshot on every rebuild, so a reader that
- * holds one sees a consistent view.
+ * rebuild. A lookup reads exactly one snapshot: its rings, their feature-ring views and its
+ * members' selection counters; {@link RingSelector} swaps in a whole new snapshot on every
+ * rebuild, so a reader that holds one sees a consistent view.
  *
  * <p>{@link #members()} is in ring node order: the member at index {@code i} is node {@code i} of
  * both rings ({@code ring(v).points().node(i)}), and its Hazelcast {@link Member} is that node's payload.
@@ -31,7 +33,11 @@ public final class RingSnapshot {
     private final Set<String> knownFeatures;
     private final KetamaRing<Member> v1;
     private final KetamaRing<Member> v2;
+    private final FeatureRings<Member> featureV1;
+    private final FeatureRings<Member> featureV2;
     private final boolean containsLocalMember;
+    /** This snapshot's members' selection counters, resolved once per rebuild ({@link #counted}). */
+    private final RingMetrics.SelectionCounts counts;
 
     RingSnapshot(long generation, Instant builtAt, String reason, Duration buildTime, Member localMember,
                  List<MemberInfo> members, List<ExcludedMember> excluded, Map<RingVersion, RingStats> rings,
@@ -47,8 +53,39 @@ public final class RingSnapshot {
         this.knownFeatures = Set.copyOf(knownFeatures);
         this.v1 = v1;
         this.v2 = v2;
+        this.featureV1 = FeatureRings.of(v1);
+        this.featureV2 = FeatureRings.of(v2);
         this.containsLocalMember = localMember != null
                 && members.stream().anyMatch(m -> m.member().getUuid().equals(localMember.getUuid()));
+        this.counts = RingMetrics.NO_COUNTS;
+    }
+
+    private RingSnapshot(RingSnapshot s, RingMetrics.SelectionCounts counts) {
+        this.generation = s.generation;
+        this.builtAt = s.builtAt;
+        this.reason = s.reason;
+        this.buildTime = s.buildTime;
+        this.localMember = s.localMember;
+        this.members = s.members;
+        this.excluded = s.excluded;
+        this.rings = s.rings;
+        this.knownFeatures = s.knownFeatures;
+        this.v1 = s.v1;
+        this.v2 = s.v2;
+        this.featureV1 = s.featureV1;
+        this.featureV2 = s.featureV2;
+        this.containsLocalMember = s.containsLocalMember;
+        this.counts = counts;
+    }
+
+    /** This snapshot, counting its selections with {@code counts} (resolved for its members). */
+    RingSnapshot counted(RingMetrics.SelectionCounts counts) {
+        return new RingSnapshot(this, counts);
+    }
+
+    /** Counts one selection of node {@code index} (-1: none) on {@code version}. */
+    void count(RingVersion version, int index) {
+        counts.count(version, index);
     }
 
     /** 1 for the first rebuild, one more for each rebuild after it. */
@@ -99,6 +136,14 @@ public final class RingSnapshot {
     /** The ring of {@code version}; nodes are {@link #members()} in the same order. */
     public KetamaRing<Member> ring(RingVersion version) {
         return version == RingVersion.V1 ? v1 : v2;
+    }
+
+    /**
+     * The ring of {@code version} with lookups restricted to members having required features
+     * ({@link FeatureRings}); node indices are those of {@link #ring(RingVersion)}.
+     */
+    public FeatureRings<Member> featureRings(RingVersion version) {
+        return version == RingVersion.V1 ? featureV1 : featureV2;
     }
 
     /** Whether this process's member is on the rings (the readiness condition). */

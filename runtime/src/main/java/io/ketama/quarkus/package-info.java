@@ -15,9 +15,10 @@
  *       {@code MemberParser}/{@code MemberInfo}/{@code ExcludedMember} (a member's attributes),
  *       {@code MemberBoard}/{@code MemberStatus}/{@code ServingGate}/{@code ServingState} (who
  *       serves, drain), {@code DrainOnShutdown}, {@code RingsLeft};</li>
- *   <li>rings: {@code RingBuilder} (a snapshot from a member set), {@code ClusterRings} (the member's
- *       part in the cluster: rebuilds, coalesced by {@code CoalescingRebuilder}), {@code RingSnapshot} (what was built), {@code RingState} (what one lookup reads),
- *       {@code Candidates};</li>
+ *   <li>rings: {@code RingBuilder} (a snapshot from a member set), {@code MemberLifecycle} (this
+ *       member over the application's lifetime), {@code ClusterRings} (the member's part in the
+ *       cluster: rebuilds, coalesced by {@code CoalescingRebuilder}), {@code RingSnapshot} (what
+ *       was built, and all one lookup reads), {@code Candidates};</li>
  *   <li>migration: {@code MigrationRouter} (which ring serves a key), {@code ClusterMigration} (the
  *       cluster-wide state), {@code MigrationRamp}/{@code RampPlan}, {@code MigrationAdminHandler}
  *       (the admin plane) and the value types {@code Migration*};</li>

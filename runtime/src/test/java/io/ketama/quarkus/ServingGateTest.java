@@ -83,8 +83,8 @@ class ServingGateTest {
             while (load.get() && running.contains(r)) {
                 random.nextBytes(key);
                 int hash = Crc32.hash(key);
-                RingState state = r.rings().state();
-                var ring = state.rings(r.rings().router().versionFor(hash)).ring();
+                RingSnapshot state = r.rings().snapshot();
+                var ring = state.featureRings(r.rings().router().versionFor(hash)).ring();
                 int owner = ring.points().nodeIndexForHash(hash);
                 if (owner < 0) {
                     continue;

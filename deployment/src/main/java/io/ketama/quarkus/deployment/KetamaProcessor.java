@@ -5,6 +5,7 @@ import io.ketama.quarkus.KetamaClusterRecorder;
 import io.ketama.quarkus.KetamaLiveness;
 import io.ketama.quarkus.KetamaProducers;
 import io.ketama.quarkus.KetamaReadiness;
+import io.ketama.quarkus.MemberLifecycle;
 import io.ketama.quarkus.MicrometerRingMetrics;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.devui.KetamaJsonRpcService;
@@ -57,7 +58,7 @@ class KetamaProcessor {
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClass(RingSelector.class)
+                .addBeanClasses(MemberLifecycle.class, RingSelector.class)
                 .addBeanClasses(KetamaProducers.class)
                 .setUnremovable()
                 .build();
