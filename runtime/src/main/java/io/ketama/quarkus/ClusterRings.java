@@ -55,7 +55,7 @@ public final class ClusterRings implements AutoCloseable {
     private final RingBuilder builder;
     private final Set<UUID> warned = new HashSet<>();
     private volatile RingSnapshot snapshot;
-    private volatile MigrationRouter router;
+    private volatile MigrationSplit split;
     private CoalescingRebuilder rebuilder;
     private MemberBoard board;
     private MembershipWatcher watcher;
@@ -76,7 +76,7 @@ public final class ClusterRings implements AutoCloseable {
         this.builder = new RingBuilder(settings.ring());
         RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
         this.snapshot = empty.counted(metrics.counts(empty));
-        this.router = new MigrationRouter(settings.migration(), settings.splitAllowedHere());
+        this.split = new MigrationSplit(settings.migration(), settings.splitAllowedHere());
     }
 
     /**
@@ -115,9 +115,9 @@ public final class ClusterRings implements AutoCloseable {
         rebuilder.runAndWait("start-up", START_TIMEOUT);
     }
 
-    /** Called by {@link ClusterMigration} under its lock, in order: swap the router, report the generation. */
+    /** Called by {@link ClusterMigration} under its lock, in order: swap the split, report the generation. */
     private void migrationApplied(MigrationState s) {
-        router = new MigrationRouter(s.settings(), settings.splitAllowedHere());
+        split = new MigrationSplit(s.settings(), settings.splitAllowedHere());
         if (board != null) {
             board.update(status -> status.withGeneration(s.generation()));
         }
@@ -161,9 +161,9 @@ public final class ClusterRings implements AutoCloseable {
         }
     }
 
-    /** The migration router in force now. */
-    MigrationRouter router() {
-        return router;
+    /** Which ring serves which key, in force now. */
+    MigrationSplit split() {
+        return split;
     }
 
     /** The migration state this member applies. */

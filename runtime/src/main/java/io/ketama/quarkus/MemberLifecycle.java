@@ -56,7 +56,7 @@ public class MemberLifecycle {
         metrics.bind(rings::snapshot);
         rings.start(this::rampSignals);
         MigrationRamp ramp = rings.ramp();
-        metrics.bindMigration(MemberAddress.of(hazelcast.getCluster().getLocalMember()), rings::migration, rings::router,
+        metrics.bindMigration(MemberAddress.of(hazelcast.getCluster().getLocalMember()), rings::migration, rings::split,
                 ramp::steps, ramp::holds, ramp::rollbacks);
         LOG.infof("ketama: migration %s on data centre '%s'%s", rings.migration(), settings.datacenter(),
                 settings.splitAllowedHere() ? "" : " (not in the split allowlist: v1 in split mode)");

@@ -80,7 +80,7 @@ public class MicrometerRingMetrics implements RingMetrics {
     }
 
     @Override
-    public void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationRouter> router,
+    public void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationSplit> split,
                               LongSupplier rampSteps, LongSupplier rampHolds, LongSupplier rampRollbacks) {
         // Tagged with the member, so that the values of several members stay apart wherever they are gathered.
         Gauge.builder("ketama.migration.generation", applied, s -> s.get().generation())
@@ -88,7 +88,7 @@ public class MicrometerRingMetrics implements RingMetrics {
                 .description("Generation of the cluster's migration state this member applies (the same on every member once a change has spread)")
                 .strongReference(true).register(registry);
         // A 0-1 ratio, as Prometheus names it (ketama_migration_v2_share_ratio), not the configured percentage.
-        Gauge.builder("ketama.migration.v2.share", router, m -> m.get().v2Percent() / 100)
+        Gauge.builder("ketama.migration.v2.share", split, m -> m.get().v2Percent() / 100)
                 .tag("member", member)
                 .baseUnit("ratio").description("Share of keys this member routes through the v2 ring, 0 to 1")
                 .strongReference(true).register(registry);

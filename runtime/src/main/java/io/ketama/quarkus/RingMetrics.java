@@ -41,7 +41,7 @@ interface RingMetrics {
         }
 
         @Override
-        public void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationRouter> router,
+        public void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationSplit> split,
                                   LongSupplier rampSteps, LongSupplier rampHolds, LongSupplier rampRollbacks) {
         }
     };
@@ -70,7 +70,7 @@ interface RingMetrics {
      * {@code member} ({@code host:port}), and the counts of ramp steps, holds and rollbacks this
      * member drove.
      */
-    void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationRouter> router, LongSupplier rampSteps,
+    void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationSplit> split, LongSupplier rampSteps,
                        LongSupplier rampHolds, LongSupplier rampRollbacks);
 
     /** Counts selections on one snapshot's rings. */

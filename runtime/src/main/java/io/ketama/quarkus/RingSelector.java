@@ -83,7 +83,7 @@ public class RingSelector {
     private Selection select(String text, byte[] bytes, Set<String> required) {
         int crc = text != null ? Crc32.hashUtf8(text) : Crc32.hash(bytes);
         RingSnapshot s = cluster.snapshot();
-        MigrationRouter r = cluster.router();
+        MigrationSplit r = cluster.split();
         RingVersion version = r.versionFor(crc); // the split stays sticky by CRC-32 whatever the v1 ring's style
         FeatureRings<Member> rings = s.featureRings(version);
         int hash = keyHash(rings.ring(), text, bytes, crc);

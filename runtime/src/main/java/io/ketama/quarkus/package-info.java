@@ -19,7 +19,7 @@
  *       member over the application's lifetime), {@code ClusterRings} (the member's part in the
  *       cluster: rebuilds, coalesced by {@code CoalescingRebuilder}), {@code RingSnapshot} (what
  *       was built, and all one lookup reads), {@code Candidates};</li>
- *   <li>migration: {@code MigrationRouter} (which ring serves a key), {@code ClusterMigration} (the
+ *   <li>migration: {@code MigrationSplit} (which ring serves a key), {@code ClusterMigration} (the
  *       cluster-wide state), {@code MigrationRamp}/{@code RampPlan}, {@code MigrationAdminHandler}
  *       (the admin plane) and the value types {@code Migration*};</li>
  *   <li>configuration: {@code KetamaConfig} → {@code KetamaSettings}/{@code ClusterSettings}

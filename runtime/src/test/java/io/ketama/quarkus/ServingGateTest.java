@@ -84,7 +84,7 @@ class ServingGateTest {
                 random.nextBytes(key);
                 int hash = Crc32.hash(key);
                 RingSnapshot state = r.rings().snapshot();
-                var ring = state.featureRings(r.rings().router().versionFor(hash)).ring();
+                var ring = state.featureRings(r.rings().split().versionFor(hash)).ring();
                 int owner = ring.points().nodeIndexForHash(hash);
                 if (owner < 0) {
                     continue;

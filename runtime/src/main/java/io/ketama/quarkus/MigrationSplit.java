@@ -12,7 +12,7 @@ import io.ketama.core.RingVersion;
  * depends only on the key and the share: sticky (the same every time) and monotone (raising the
  * share only moves keys from v1 to v2). The threshold has 2^32 steps, far finer than 0.01 %.
  */
-final class MigrationRouter {
+final class MigrationSplit {
 
     private static final double CIRCLE = 4294967296.0;
 
@@ -20,7 +20,7 @@ final class MigrationRouter {
     private final boolean splitAllowed;
     private final long threshold;
 
-    MigrationRouter(MigrationSettings settings, boolean splitAllowed) {
+    MigrationSplit(MigrationSettings settings, boolean splitAllowed) {
         this.settings = settings;
         this.splitAllowed = splitAllowed;
         this.threshold = Math.round(settings.v2SharePercent() / 100.0 * CIRCLE);
@@ -39,7 +39,7 @@ final class MigrationRouter {
         };
     }
 
-    /** The percentage of keys this router sends to v2 (0 in split mode outside the allowed data centres). */
+    /** The percentage of keys this split sends to v2 (0 in split mode outside the allowed data centres). */
     double v2Percent() {
         return switch (settings.mode()) {
             case V1 -> 0;

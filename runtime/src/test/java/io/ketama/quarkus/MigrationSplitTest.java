@@ -10,12 +10,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
-class MigrationRouterTest {
+class MigrationSplitTest {
 
     private static final int KEYS = 1_000_000;
 
-    private static MigrationRouter split(double share) {
-        return new MigrationRouter(new MigrationSettings(MigrationSettings.Mode.SPLIT, share, false), true);
+    private static MigrationSplit split(double share) {
+        return new MigrationSplit(new MigrationSettings(MigrationSettings.Mode.SPLIT, share, false), true);
     }
 
     private static int[] keyHashes() {
@@ -33,7 +33,7 @@ class MigrationRouterTest {
         double[] steps = {0, 0.01, 0.5, 1, 5, 10, 25, 37.5, 50, 75, 99, 99.99, 100};
         boolean[] onV2 = new boolean[KEYS];
         for (double share : steps) {
-            MigrationRouter router = split(share);
+            MigrationSplit router = split(share);
             int count = 0;
             for (int i = 0; i < KEYS; i++) {
                 boolean v2 = router.versionFor(hashes[i]) == RingVersion.V2;
@@ -63,7 +63,7 @@ class MigrationRouterTest {
     @Test
     void theV2KeysAreSpreadAroundTheCircleNotOneArc() {
         int[] perEighth = new int[8];
-        MigrationRouter router = split(10);
+        MigrationSplit router = split(10);
         for (int h : keyHashes()) {
             if (router.versionFor(h) == RingVersion.V2) {
                 perEighth[h >>> 29]++;
@@ -77,10 +77,10 @@ class MigrationRouterTest {
     @Test
     void modesAndTheDatacenterAllowlist() {
         int[] hashes = keyHashes();
-        MigrationRouter v1 = new MigrationRouter(new MigrationSettings(MigrationSettings.Mode.V1, 100, false), true);
-        MigrationRouter v2 = new MigrationRouter(new MigrationSettings(MigrationSettings.Mode.V2, 0, true), false);
-        MigrationRouter outside = new MigrationRouter(new MigrationSettings(MigrationSettings.Mode.SPLIT, 100, false), false);
-        MigrationRouter all = split(100);
+        MigrationSplit v1 = new MigrationSplit(new MigrationSettings(MigrationSettings.Mode.V1, 100, false), true);
+        MigrationSplit v2 = new MigrationSplit(new MigrationSettings(MigrationSettings.Mode.V2, 0, true), false);
+        MigrationSplit outside = new MigrationSplit(new MigrationSettings(MigrationSettings.Mode.SPLIT, 100, false), false);
+        MigrationSplit all = split(100);
         for (int i = 0; i < 10_000; i++) {
             assertThat(v1.versionFor(hashes[i])).isEqualTo(RingVersion.V1);
             assertThat(v2.versionFor(hashes[i])).isEqualTo(RingVersion.V2);
@@ -97,10 +97,10 @@ class MigrationRouterTest {
         SplittableRandom random = new SplittableRandom(11);
         for (int i = 0; i < 1_000_000; i++) {
             int h = random.nextInt();
-            assertThat(unmix(MigrationRouter.mix(h))).isEqualTo(h);
+            assertThat(unmix(MigrationSplit.mix(h))).isEqualTo(h);
         }
-        assertThat(unmix(MigrationRouter.mix(0))).isZero();
-        assertThat(unmix(MigrationRouter.mix(-1))).isEqualTo(-1);
+        assertThat(unmix(MigrationSplit.mix(0))).isZero();
+        assertThat(unmix(MigrationSplit.mix(-1))).isEqualTo(-1);
     }
 
     /** The inverse of murmur3's fmix32: each step of it is invertible, so mix is a bijection. */
