@@ -85,10 +85,6 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
         return receiver;
     }
 
-    int binaryPort() {
-        return binary.port();
-    }
-
     /** Stops taking forwards: the connections close, peers fail over. */
     @PreDestroy
     void close() {

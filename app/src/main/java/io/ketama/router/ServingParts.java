@@ -122,16 +122,6 @@ class ServingParts {
         }
     }
 
-    /**
-     * Waits, at most {@code maxMillis}, until the forwarded keys this member is serving have been
-     * answered; its transports stay open meanwhile. For a member that has left the rings and drains.
-     *
-     * @return whether none is left
-     */
-    boolean finishForwards(long maxMillis) {
-        return receiver.awaitIdle(maxMillis);
-    }
-
     void stop(@Observes ShutdownEvent event) {
         // refuse new forwards before Hazelcast goes (callers fail over instead of waiting on a dying
         // member), answer those under way, then close the channels
