@@ -47,8 +47,8 @@
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
 #   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
 #   THROUGHPUT_TRANSPORTS [hazelcast http binary]   THROUGHPUT_TRANSPORT_KEY [ketama.router.forward.transport]
-#   THROUGHPUT_QUIET_LOCK [] a file touched while timing runs (after waiting, at most 15 min, while any
-#                            other file of its directory named quiet-* exists), removed at the end
+#   THROUGHPUT_QUIET_LOCK [] a file held from the build to the end of the run (taken after waiting, at most
+#                            15 min, while any other file of its directory named quiet-* exists), removed at the end
 #   THROUGHPUT_SKIP_BUILD [0]  1 = reuse app/target/quarkus-app as built
 #   THROUGHPUT_JAR [app/target/quarkus-app/quarkus-run.jar] the service to measure (another build: no build step)
 #   THROUGHPUT_OUT [load-tests/results/throughput/<time>]
@@ -464,19 +464,27 @@ origin_fetches() { [[ -f $WORK/origin-access.log ]] && wc -l <"$WORK/origin-acce
 
 # --- quiet machine --------------------------------------------------------------------------------
 take_quiet_lock() {
+  # Announce first, then look: two runs starting together both see each other and back off (for a
+  # random while), instead of both seeing none and measuring each other.
   [[ -n $QUIET_LOCK ]] || return 0
   local dir i others
   dir=$(dirname "$QUIET_LOCK")
   mkdir -p "$dir"
   for ((i = 0; i < 90; i++)); do
+    touch "$QUIET_LOCK"
+    LOCK_MADE=1
     others=$(find "$dir" -maxdepth 1 -name 'quiet-*' ! -path "$QUIET_LOCK" 2>/dev/null | head -3)
     [[ -z $others ]] && break
+    rm -f "$QUIET_LOCK"
+    LOCK_MADE=0
     ((i % 6 == 0)) && log "waiting for other timing runs to end: $others"
-    sleep 10
+    sleep $((5 + RANDOM % 10))
   done
-  [[ -z $others ]] || log "WARNING: other timing runs still hold $others after 15 min; measuring anyway (figures may be disturbed)"
-  touch "$QUIET_LOCK"
-  LOCK_MADE=1
+  if [[ -n $others ]]; then
+    log "WARNING: other timing runs still hold $others after 15 min; measuring anyway (figures may be disturbed)"
+    touch "$QUIET_LOCK"
+    LOCK_MADE=1
+  fi
   log "holding $QUIET_LOCK"
 }
 
@@ -615,6 +623,8 @@ step_transports() {
 
 # --- main ------------------------------------------------------------------------------------------
 mkdir -p "$OUT"
+# held from the build to the end: a build or a member's start-up disturbs another run's timing as much as a load does
+take_quiet_lock
 if [[ $SKIP_BUILD != 1 ]] && wants_jar; then
   log "building the app (./mvnw -q -pl app -am package -DskipTests)"
   ./mvnw -q -pl app -am package -DskipTests
@@ -636,7 +646,6 @@ if wants_members; then
   warm_caches
 fi
 
-take_quiet_lock
 LOAD_TIMED=$(loadavg)
 FAILOVER_LINE=""
 OVERLOAD_LINES=""
