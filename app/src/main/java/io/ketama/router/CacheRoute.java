@@ -11,6 +11,7 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -139,7 +140,17 @@ class CacheRoute {
         if (failures > 0) {
             headers.add(FAILOVER, Integer.toString(failures));
         }
-        response.setStatusCode(answer.status()).end(Buffer.buffer(answer.body()));
+        response.setStatusCode(answer.status()).end(wrapped(answer.body()));
+    }
+
+    /**
+     * {@code body} as a buffer over the same array: {@link Buffer#buffer(byte[])} would copy it
+     * into a new heap buffer on every answer, which Netty then copies again into a direct buffer
+     * to write it. Vert.x hands Netty an unreleasable slice of a buffer it did not allocate, so
+     * the array is only read, never released or written.
+     */
+    private static Buffer wrapped(byte[] body) {
+        return Buffer.buffer(Unpooled.wrappedBuffer(body));
     }
 
     /** The problem document the resource's exception mappers would write for a chain that failed. */

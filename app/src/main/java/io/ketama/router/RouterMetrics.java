@@ -80,7 +80,10 @@ class RouterMetrics implements ForwardOutcomes {
             failovers.add(failedCandidates);
             failedForwards.add(failedCandidates);
         }
-        forwards.add(failedCandidates + (wasForwarded ? 1 : 0)); // every failed candidate was a forward
+        int tried = failedCandidates + (wasForwarded ? 1 : 0); // every failed candidate was a forward
+        if (tried > 0) { // a local hit adds nothing: no write to the shared adder
+            forwards.add(tried);
+        }
     }
 
     @Override

@@ -7,13 +7,14 @@ import java.util.Objects;
  * What the origin answered for a key: status, content type and body.
  *
  * @param status      the origin's HTTP status
- * @param contentType the origin's content type, never null ({@code application/octet-stream} when it gave none)
+ * @param contentType the origin's content type, never null ({@code application/octet-stream} when it gave none);
+ *                    answers with equal content types share one instance ({@link ContentTypes})
  * @param body        the body bytes; the record owns the array, callers must not modify it
  */
 public record OriginAnswer(int status, String contentType, byte[] body) {
 
     public OriginAnswer {
-        Objects.requireNonNull(contentType, "contentType");
+        contentType = ContentTypes.ANSWERS.shared(Objects.requireNonNull(contentType, "contentType"));
         Objects.requireNonNull(body, "body");
     }
 
