@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -34,12 +35,13 @@ public class MicrometerRingMetrics implements RingMetrics {
     static final String NONE = "none";
 
     private final MeterRegistry registry;
-    private final Map<String, Counter> memberCounters = new HashMap<>();
+    /** Selections by {@code "<version> <member>"}: plain adders the registry reads when scraped. */
+    private final Map<String, Selections> memberCounters = new HashMap<>();
     private Timer rebuilds;
     private Counter shadowSelections;
     private Counter shadowDisagreements;
     private Counter exclusions;
-    private Counter[] unresolved;
+    private LongAdder[] unresolved;
     private List<LongSupplier> rampCounts;
 
     @Inject
@@ -58,9 +60,9 @@ public class MicrometerRingMetrics implements RingMetrics {
         exclusions = Counter.builder("ketama.members.exclusions")
                 .description("Members left out of the rings for a malformed attribute or a duplicate identity, once per member")
                 .register(registry);
-        unresolved = new Counter[RingVersion.values().length];
+        unresolved = new LongAdder[RingVersion.values().length];
         for (RingVersion v : RingVersion.values()) {
-            unresolved[v.ordinal()] = selectionCounter(v, NONE);
+            unresolved[v.ordinal()] = selectionCounter(v, NONE).count();
             Gauge.builder("ketama.ring.points", snapshot, s -> s.get().rings().get(v).points())
                     .tag("version", v.label()).description("Points on the ring").strongReference(true).register(registry);
             Gauge.builder("ketama.ring.bytes", snapshot, s -> s.get().rings().get(v).bytes())
@@ -106,36 +108,46 @@ public class MicrometerRingMetrics implements RingMetrics {
     @Override
     public SelectionCounts counts(RingSnapshot snapshot) {
         List<MemberInfo> members = snapshot.members();
-        Counter[][] out = new Counter[RingVersion.values().length][members.size()];
-        Map<String, Counter> kept = new HashMap<>();
+        LongAdder[][] out = new LongAdder[RingVersion.values().length][members.size()];
+        Map<String, Selections> kept = new HashMap<>();
         for (RingVersion v : RingVersion.values()) {
             for (int i = 0; i < members.size(); i++) {
                 String member = members.get(i).identity();
                 String key = v.label() + ' ' + member;
-                Counter c = memberCounters.get(key);
+                Selections c = memberCounters.get(key);
                 if (c == null) {
                     c = selectionCounter(v, member);
                 }
                 kept.put(key, c);
-                out[v.ordinal()][i] = c;
+                out[v.ordinal()][i] = c.count();
             }
         }
-        for (Map.Entry<String, Counter> e : memberCounters.entrySet()) {
+        for (Map.Entry<String, Selections> e : memberCounters.entrySet()) {
             if (!kept.containsKey(e.getKey())) {
-                registry.remove((Meter) e.getValue());
+                registry.remove(e.getValue().meter());
             }
         }
         memberCounters.clear();
         memberCounters.putAll(kept);
-        Counter[] none = unresolved;
+        LongAdder[] none = unresolved;
         return (version, index) -> (index < 0 ? none[version.ordinal()] : out[version.ordinal()][index]).increment();
     }
 
-    private Counter selectionCounter(RingVersion version, String member) {
-        return Counter.builder("ketama.selections")
+    /**
+     * One member's selections on one ring version. A function counter over an adder: a selection
+     * (every request) pays one adder increment, not a composite counter's walk over its registries;
+     * the registry holds the adder weakly, this record keeps it.
+     */
+    private record Selections(LongAdder count, Meter meter) {
+    }
+
+    private Selections selectionCounter(RingVersion version, String member) {
+        LongAdder count = new LongAdder();
+        Meter meter = FunctionCounter.builder("ketama.selections", count, LongAdder::sum)
                 .description("Keys selected, by ring version and owning member ('none': no member qualified)")
                 .tags(Tags.of("version", version.label(), "member", member))
                 .register(registry);
+        return new Selections(count, meter);
     }
 
     @Override
