@@ -45,6 +45,8 @@
 #                             (e.g. -Dketama.router.forward.binary.port=1930{i})
 #   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
+#   THROUGHPUT_OVERLOAD_RATE [0] requests/s of the overload phase (0: twice the measured peak); a fixed rate
+#                            compares two builds or settings at the same offered load
 #   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
 #   THROUGHPUT_TRANSPORTS [hazelcast http binary]   THROUGHPUT_TRANSPORT_KEY [ketama.router.forward.transport]
 #   THROUGHPUT_QUIET_LOCK [] a file held from the build to the end of the run (taken after waiting, at most
@@ -74,6 +76,7 @@ KILL_AT=${THROUGHPUT_KILL_AT:-5}
 OVERLOAD_ENTRY=${THROUGHPUT_OVERLOAD_ENTRY:-all}
 OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-1024}
 OVERLOAD_SECONDS=${THROUGHPUT_OVERLOAD_SECONDS:-20}
+OVERLOAD_RATE=${THROUGHPUT_OVERLOAD_RATE:-0}
 PROFILE_SECONDS=${THROUGHPUT_PROFILE_SECONDS:-10}
 read -r -a TRANSPORTS <<<"${THROUGHPUT_TRANSPORTS:-hazelcast http binary}"
 TRANSPORT_KEY=${THROUGHPUT_TRANSPORT_KEY:-ketama.router.forward.transport}
@@ -100,7 +103,7 @@ num() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 must be a whole number, was '$2'"; }
 for v in SECS:THROUGHPUT_SECONDS WARMUP:THROUGHPUT_WARMUP ROUNDS:THROUGHPUT_ROUNDS KEYS:THROUGHPUT_KEYS THREADS:THROUGHPUT_THREADS \
   CONNS:THROUGHPUT_CONNECTIONS BASE:THROUGHPUT_PORT_BASE FAILOVER_SECONDS:THROUGHPUT_FAILOVER_SECONDS \
   KILL_AT:THROUGHPUT_KILL_AT OVERLOAD_CONNECTIONS:THROUGHPUT_OVERLOAD_CONNECTIONS \
-  OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS; do
+  OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS OVERLOAD_RATE:THROUGHPUT_OVERLOAD_RATE PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS; do
   var=${v%%:*}
   num "${v#*:}" "${!var}"
 done
@@ -550,7 +553,7 @@ step_overload() {
   run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload.out" java -Xms256m -Xmx1g -XX:+UseSerialGC \
     -cp "$WORK/classes" io.ketama.load.throughput.Overload --targets="$targets" --prefix=/cache/k/ --keys="$KEYS" \
     --connections="$OVERLOAD_CONNECTIONS" --concurrency="$CONNS" --warm=10 --peak=10 \
-    --half="$OVERLOAD_SECONDS" --double="$OVERLOAD_SECONDS" --pids="$pids" --clk-tck="$CLK_TCK" \
+    --half="$OVERLOAD_SECONDS" --double="$OVERLOAD_SECONDS" --double-rate="$OVERLOAD_RATE" --pids="$pids" --clk-tck="$CLK_TCK" \
     || die "[overload] the generator failed: $(cat "$OUT/overload.out" "$OUT/overload.out.err")"
   OVERLOAD_LINES=$(cat "$OUT/overload.out")
   save_metrics overload

@@ -29,8 +29,11 @@ import java.util.Map;
  * <pre>
  * java -cp CLASSES io.ketama.load.throughput.Overload --targets=127.0.0.1:19100,127.0.0.1:19101 \
  *   [--prefix=/cache/k/] [--keys=100000] [--connections=1024] [--concurrency=32] [--peak-concurrency=256] [--timeout-ms=5000] \
- *   [--warm=10] [--peak=10] [--half=20] [--double=20] [--pids=123,456] [--clk-tck=100] [--seed=42]
+ *   [--warm=10] [--peak=10] [--half=20] [--double=20] [--pids=123,456] [--clk-tck=100] [--seed=42] [--double-rate=0]
  * </pre>
+ * {@code --double-rate} (requests/s, 0 = twice the measured peak) fixes the overload phase's rate, so
+ * two builds or settings can be compared at the same offered load; the verdict still divides by
+ * this run's peak.
  * Prints one {@code phase=...} line per phase and an {@code overload ...} verdict line; exits 0
  * whatever the verdict (2 on bad arguments, 1 when the load could not run).
  */
@@ -67,7 +70,8 @@ public final class Overload {
             }
             PhaseResult half = engine.run(Phase.open("half", peak.goodput() * 0.5, s.half));
             print(half);
-            PhaseResult twice = engine.run(Phase.open("double", peak.goodput() * 2, s.twice));
+            double doubleRate = s.doubleRate > 0 ? s.doubleRate : peak.goodput() * 2;
+            PhaseResult twice = engine.run(Phase.open("double", doubleRate, s.twice));
             print(twice);
             System.out.println(verdict(peak, half, twice));
         }
@@ -95,7 +99,7 @@ public final class Overload {
     /** The run's settings, checked: a bad one names its option and the allowed range. */
     record Settings(List<InetSocketAddress> targets, String prefix, int keys, int perTarget, int concurrency,
                     int peakConcurrency, Duration timeout, Duration warm, Duration peak, Duration half, Duration twice, List<Long> pids,
-                    long ticks, long seed) {
+                    long ticks, long seed, int doubleRate) {
 
         /** Connections over all targets. */
         int connections() {
@@ -104,7 +108,7 @@ public final class Overload {
 
         static Settings of(String[] args) {
             Map<String, String> opts = Args.parse(args, List.of("targets", "prefix", "keys", "connections", "concurrency",
-                    "peak-concurrency", "timeout-ms", "warm", "peak", "half", "double", "pids", "clk-tck", "seed"));
+                    "peak-concurrency", "timeout-ms", "warm", "peak", "half", "double", "pids", "clk-tck", "seed", "double-rate"));
             List<InetSocketAddress> targets = Args.targets(opts.get("targets"));
             int connections = Args.intIn(opts, "connections", 1024, 1, 10_000);
             int concurrency = Args.intIn(opts, "concurrency", 32, 1, 10_000);
@@ -131,7 +135,8 @@ public final class Overload {
                     Duration.ofSeconds(Args.intIn(opts, "peak", 10, 1, 600)),
                     Duration.ofSeconds(Args.intIn(opts, "half", 20, 1, 600)),
                     Duration.ofSeconds(Args.intIn(opts, "double", 20, 1, 600)),
-                    pids, Args.intIn(opts, "clk-tck", 100, 1, 1_000_000), Args.intIn(opts, "seed", 42, 0, Integer.MAX_VALUE));
+                    pids, Args.intIn(opts, "clk-tck", 100, 1, 1_000_000), Args.intIn(opts, "seed", 42, 0, Integer.MAX_VALUE),
+                    Args.intIn(opts, "double-rate", 0, 0, 10_000_000));
         }
     }
 

@@ -39,6 +39,9 @@ import java.util.regex.Pattern;
  */
 public final class Warm {
 
+    /** Tries of one key after a 503, each after the member's Retry-After. */
+    static final int MAX_RETRIES = 30;
+
     private static final Pattern OWNER = Pattern.compile("\"owner\"\\s*:\\s*\\{[^}]*?\"address\"\\s*:\\s*\"([^\"]+)\"");
 
     private Warm() {
@@ -90,6 +93,7 @@ public final class Warm {
         httpPortOf.values().forEach(p -> owned.put(p, java.util.Collections.synchronizedList(new ArrayList<>())));
         Map<String, AtomicLong> cacheStatus = new ConcurrentHashMap<>();
         List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicLong retried = new AtomicLong();
         long start = System.nanoTime();
         for (int i = 0; i < keys && failures.size() < 20; i++) {
             String key = keyPrefix + i;
@@ -102,8 +106,7 @@ public final class Warm {
                             throw new IllegalStateException("GET /route/" + key + " on " + entry + ": status " + route.statusCode()
                                     + ", owner " + owner + " is not one of " + httpPortOf.keySet());
                         }
-                        return client.sendAsync(get("http://127.0.0.1:" + port + "/cache/" + key),
-                                HttpResponse.BodyHandlers.discarding()).thenApply(r -> {
+                        return fetch(client, "http://127.0.0.1:" + port + "/cache/" + key, retried, 0).thenApply(r -> {
                                     if (r.statusCode() != 200) {
                                         throw new IllegalStateException("GET /cache/" + key + " on :" + port + ": status " + r.statusCode());
                                     }
@@ -140,11 +143,33 @@ public final class Warm {
         StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "warm keys=%d seconds=%.1f", keys, seconds));
         owned.forEach((port, list) -> line.append(" owned_by_").append(port).append('=').append(list.size()));
         cacheStatus.forEach((status, n) -> line.append(" cache_").append(status).append('=').append(n.get()));
+        line.append(" retried_after_503=").append(retried.get());
         System.out.println(line);
         if (!failures.isEmpty()) {
             System.err.println("Warm: " + failures.size() + " failure(s), first: " + failures.get(0));
             System.exit(1);
         }
+    }
+
+    /**
+     * GET {@code url}; a 503 (the member turned the request away, with {@code Retry-After}) is tried
+     * again after the wait it asks for, at most 1 s, up to {@link #MAX_RETRIES} times, as a client
+     * that honours {@code Retry-After} does: a member run with an admission limit below the warm-up's
+     * concurrency ({@code ketama.router.admission.max-in-flight}) turns the excess away, and that is
+     * no reason to abandon the run.
+     */
+    private static java.util.concurrent.CompletableFuture<HttpResponse<Void>> fetch(HttpClient client, String url,
+                                                                                 AtomicLong retried, int attempt) {
+        return client.sendAsync(get(url), HttpResponse.BodyHandlers.discarding()).thenCompose(r -> {
+            if (r.statusCode() != 503 || attempt >= MAX_RETRIES) {
+                return java.util.concurrent.CompletableFuture.completedFuture(r);
+            }
+            retried.incrementAndGet();
+            long waitMillis = Math.min(1_000L, 1_000L * r.headers().firstValueAsLong("Retry-After").orElse(1L));
+            java.util.concurrent.Executor later = java.util.concurrent.CompletableFuture.delayedExecutor(waitMillis, TimeUnit.MILLISECONDS);
+            return java.util.concurrent.CompletableFuture.supplyAsync(() -> null, later)
+                    .thenCompose(v -> fetch(client, url, retried, attempt + 1));
+        });
     }
 
     private static HttpRequest get(String url) {

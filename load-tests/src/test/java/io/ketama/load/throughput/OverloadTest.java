@@ -34,4 +34,13 @@ class OverloadTest {
         assertThat(List.of(LoadEngine.spread(2, 3)[0], LoadEngine.spread(2, 3)[1], LoadEngine.spread(2, 3)[2]))
                 .containsExactly(1, 1, 0);
     }
+
+    @Test
+    void theOverloadRateIsTwiceThePeakUnlessFixed() {
+        assertThat(Overload.Settings.of(new String[] {"--targets=127.0.0.1:1"}).doubleRate()).isZero();
+        assertThat(Overload.Settings.of(new String[] {"--targets=127.0.0.1:1", "--double-rate=40000"}).doubleRate()).isEqualTo(40_000);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> Overload.Settings.of(new String[] {"--targets=127.0.0.1:1", "--double-rate=-1"}))
+                .hasMessageContaining("double-rate");
+    }
 }
