@@ -127,8 +127,14 @@ final class MigrationRamp implements AutoCloseable {
 
     /** Stops the running ramp where it is. */
     synchronized Status cancel(String who) {
-        if (status == null || status.phase() != Phase.RUNNING) {
-            throw new IllegalStateException("no ramp is running");
+        if (status == null) {
+            throw new IllegalStateException("no ramp is running: none was started on this member");
+        }
+        if (status.phase() != Phase.RUNNING) {
+            // a held ramp has stopped for good (its brake fired); saying so spares the operator a
+            // cancel that looks refused while GET shows the ramp "held"
+            throw new IllegalStateException("no ramp is running: the last one is " + status.phase().label() + " (" + status.event()
+                    + ") and takes no more steps; PUT a new plan to go on");
         }
         finish(Phase.CANCELLED, "cancelled by " + who + " at step " + status.stepsTaken());
         return status;

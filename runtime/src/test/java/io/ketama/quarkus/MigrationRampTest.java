@@ -118,6 +118,11 @@ class MigrationRampTest {
         assertThat(ramp.rollbacks()).isZero();
         // held where it was, shadow kept on for the prediction
         assertThat(driver.current().settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 10, true));
+        // a held ramp is over: cancelling it says so, and why it stopped
+        assertThatThrownBy(() -> ramp.cancel("operator"))
+                .hasMessageContaining("no ramp is running: the last one is held (held: ")
+                .hasMessageContaining("would miss about 20.000 % of requests")
+                .hasMessageContaining("PUT a new plan to go on");
     }
 
     @Test
@@ -176,7 +181,8 @@ class MigrationRampTest {
         assertThatThrownBy(() -> ramp.start(plan, "again")).hasMessageContaining("a ramp is running");
         assertThat(ramp.cancel("operator").phase()).isEqualTo(Phase.CANCELLED);
         assertThat(driver.current().settings().v2SharePercent()).isEqualTo(1);
-        assertThatThrownBy(() -> ramp.cancel("operator")).hasMessageContaining("no ramp is running");
+        assertThatThrownBy(() -> ramp.cancel("operator"))
+                .hasMessageContaining("no ramp is running: the last one is cancelled (cancelled by operator at step 1)");
     }
 
     @Test
