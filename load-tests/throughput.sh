@@ -47,6 +47,8 @@
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
 #   THROUGHPUT_OVERLOAD_RATE [0] requests/s of the overload phase (0: twice the measured peak); a fixed rate
 #                            compares two builds or settings at the same offered load
+#   THROUGHPUT_HUGE_PAGES [1] members run with -XX:+UseTransparentHugePages where the kernel offers THP
+#                            (as k8s/Dockerfile runs them); 0: 4 KB pages
 #   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
 #   THROUGHPUT_TRANSPORTS [hazelcast http binary]   THROUGHPUT_TRANSPORT_KEY [ketama.router.forward.transport]
 #   THROUGHPUT_QUIET_LOCK [] a file held from the build to the end of the run (taken after waiting, at most
@@ -77,6 +79,7 @@ OVERLOAD_ENTRY=${THROUGHPUT_OVERLOAD_ENTRY:-all}
 OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-1024}
 OVERLOAD_SECONDS=${THROUGHPUT_OVERLOAD_SECONDS:-20}
 OVERLOAD_RATE=${THROUGHPUT_OVERLOAD_RATE:-0}
+HUGE_PAGES=${THROUGHPUT_HUGE_PAGES:-1}
 PROFILE_SECONDS=${THROUGHPUT_PROFILE_SECONDS:-10}
 read -r -a TRANSPORTS <<<"${THROUGHPUT_TRANSPORTS:-hazelcast http binary}"
 TRANSPORT_KEY=${THROUGHPUT_TRANSPORT_KEY:-ketama.router.forward.transport}
@@ -111,6 +114,7 @@ done
 ((SECS >= 1 && KEYS >= 3 && THREADS >= 1 && CONNS >= THREADS)) || die "need THROUGHPUT_SECONDS >= 1, THROUGHPUT_KEYS >= 3, 1 <= THROUGHPUT_THREADS <= THROUGHPUT_CONNECTIONS"
 ((BASE >= 1024 && BASE + 703 <= 65535)) || die "THROUGHPUT_PORT_BASE must be in [1024, 64832], was $BASE"
 ((KILL_AT >= 1 && KILL_AT + 3 <= FAILOVER_SECONDS)) || die "need 1 <= THROUGHPUT_KILL_AT <= THROUGHPUT_FAILOVER_SECONDS - 3 (were $KILL_AT, $FAILOVER_SECONDS)"
+[[ $HUGE_PAGES == 0 || $HUGE_PAGES == 1 ]] || die "THROUGHPUT_HUGE_PAGES must be 0 or 1, was '$HUGE_PAGES'"
 [[ $OVERLOAD_ENTRY == all || $OVERLOAD_ENTRY == one ]] || die "THROUGHPUT_OVERLOAD_ENTRY must be 'all' or 'one', was '$OVERLOAD_ENTRY'"
 
 STEPS=("$@")
@@ -392,6 +396,12 @@ HZ_JVM_FLAGS=(--add-modules java.se
 MEMBER_JVM_FLAGS=(-Xms"$MEMBER_HEAP" -Xmx"$MEMBER_HEAP" -XX:+UseSerialGC)
 if java -XX:+UseCompactObjectHeaders -version >/dev/null 2>&1; then
   MEMBER_JVM_FLAGS+=(-XX:+UseCompactObjectHeaders)
+fi
+# Transparent huge pages for the members' heaps, as k8s/Dockerfile runs them: a hit on a warm 100k-key
+# cache touches ~10 random heap pages, each a TLB miss with 4 KB pages (RESULTS.md run 11). Only where
+# the kernel offers them to a process that asks (enabled: always or madvise).
+if [[ $HUGE_PAGES == 1 ]] && grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+  MEMBER_JVM_FLAGS+=(-XX:+UseTransparentHugePages)
 fi
 member_opts() { # the user's extra options for member $1 (0, 1, 2): every {i} in them becomes $1
   local opts=${THROUGHPUT_MEMBER_OPTS:-}
