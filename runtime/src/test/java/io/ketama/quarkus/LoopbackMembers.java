@@ -1,14 +1,12 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.testing.Await;
 import io.ketama.testing.LoopbackHazelcast;
+import io.ketama.testing.StartedMembers;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -23,7 +21,7 @@ final class LoopbackMembers implements AutoCloseable {
     private final String clusterName;
     private final int firstPort;
     private final int lastPort;
-    private final List<HazelcastInstance> started = new ArrayList<>();
+    private final StartedMembers started = new StartedMembers();
 
     LoopbackMembers(String clusterName, int firstPort, int lastPort) {
         if (firstPort < 20701 || lastPort > 20899 || firstPort > lastPort) {
@@ -44,32 +42,21 @@ final class LoopbackMembers implements AutoCloseable {
     }
 
     HazelcastInstance start(Config config) {
-        return track(Hazelcast.newHazelcastInstance(config));
+        return started.start(config);
     }
 
     /** Stops {@code hz}, started elsewhere, with the others. */
     HazelcastInstance track(HazelcastInstance hz) {
-        synchronized (started) {
-            started.add(hz);
-        }
-        return hz;
+        return started.track(hz);
     }
 
     void stop(HazelcastInstance hz) {
-        synchronized (started) {
-            started.remove(hz);
-        }
-        hz.shutdown();
+        started.stop(hz);
     }
 
     @Override
     public void close() {
-        List<HazelcastInstance> all;
-        synchronized (started) {
-            all = new ArrayList<>(started);
-            started.clear();
-        }
-        all.forEach(HazelcastInstance::shutdown);
+        started.close();
     }
 
     /** Polls until {@code condition} holds; fails after {@link #DEADLINE} saying what was awaited. */

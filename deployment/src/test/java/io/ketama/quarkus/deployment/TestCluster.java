@@ -2,7 +2,6 @@ package io.ketama.quarkus.deployment;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
 import io.ketama.quarkus.ClusterRings;
@@ -15,11 +14,11 @@ import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.ketama.testing.Await;
 import io.ketama.testing.LoopbackHazelcast;
+import io.ketama.testing.StartedMembers;
 import io.quarkus.test.QuarkusUnitTest;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -42,7 +41,7 @@ final class TestCluster implements AutoCloseable {
     final String name;
     final int appPort;
     final int[] ports;
-    private final List<HazelcastInstance> started = new ArrayList<>();
+    private final StartedMembers started = new StartedMembers();
     private final java.util.Map<HazelcastInstance, ClusterRings> running = new java.util.HashMap<>();
 
     /** @param ports the application's port first, then the ports plain members may use */
@@ -101,7 +100,7 @@ final class TestCluster implements AutoCloseable {
         HazelcastInstance hz = start(config);
         ClusterRings rings = ClusterRings.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), configured, MigrationSource.CLUSTER,
                 Duration.ofMillis(50));
-        synchronized (started) {
+        synchronized (running) {
             running.put(hz, rings);
         }
         rings.open();
@@ -112,7 +111,7 @@ final class TestCluster implements AutoCloseable {
     RingsLeft drainAndStop(ClusterRings rings, Duration timeout, Duration quietPeriod) throws InterruptedException {
         RingsLeft left = rings.drain(timeout, quietPeriod);
         HazelcastInstance hz;
-        synchronized (started) {
+        synchronized (running) {
             hz = running.entrySet().stream().filter(e -> e.getValue() == rings).map(java.util.Map.Entry::getKey).findFirst()
                     .orElseThrow();
             running.remove(hz);
@@ -132,11 +131,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     private HazelcastInstance start(Config config) {
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
-        synchronized (started) {
-            started.add(hz);
-        }
-        return hz;
+        return started.start(config);
     }
 
     Config plainConfig(int port) {
@@ -145,24 +140,16 @@ final class TestCluster implements AutoCloseable {
 
     /** Shuts a plain member down gracefully (the others see it leave at once). */
     void stop(HazelcastInstance hz) {
-        synchronized (started) {
-            started.remove(hz);
-        }
-        hz.shutdown();
+        started.stop(hz);
     }
 
     @Override
     public void close() {
-        List<HazelcastInstance> all;
-        synchronized (started) {
-            all = new ArrayList<>(started);
-            started.clear();
+        synchronized (running) {
             running.values().forEach(ClusterRings::close);
             running.clear();
         }
-        for (HazelcastInstance hz : all) {
-            hz.shutdown();
-        }
+        started.close();
     }
 
     /** Polls until {@code condition} holds for the selector's snapshot; fails after {@link #DEADLINE}. */
