@@ -17,6 +17,9 @@
 #             times over up to 1024 connections
 #             (latency counted from the intended send time); target: goodput(2x) >= 0.8 peak and
 #             p99(2x) <= 5 p99(0.5x). Load spread round-robin over the three members (THROUGHPUT_OVERLOAD_ENTRY=one: entry member only)
+#   overload-nginx  the same generator and phases against nginx doing the routing job: the plain router,
+#             then a router with a bulkhead (limit_conn: THROUGHPUT_NGINX_INFLIGHT requests under way, past
+#             it 503 with Retry-After, as a member's admission limit): what the yardstick itself does at 2x
 #   failover  issue 9 point 7: wrk saturates the entry member and the last member is killed with
 #             kill -9 a few seconds in; counts failed requests (non-2xx, socket errors)
 #   profile   a JFR recording of the entry member under the service load (threads started, hot methods, CPU)
@@ -45,6 +48,7 @@
 #                             (e.g. -Dketama.router.forward.binary.port=1930{i})
 #   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
+#   THROUGHPUT_NGINX_INFLIGHT [128] the shedding nginx router's limit of requests under way (limit_conn)
 #   THROUGHPUT_OVERLOAD_RATE [0] requests/s of the overload phase (0: twice the measured peak); a fixed rate
 #                            compares two builds or settings at the same offered load
 #   THROUGHPUT_HUGE_PAGES [1] members run with -XX:+UseTransparentHugePages where the kernel offers THP
@@ -79,6 +83,7 @@ OVERLOAD_ENTRY=${THROUGHPUT_OVERLOAD_ENTRY:-all}
 OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-1024}
 OVERLOAD_SECONDS=${THROUGHPUT_OVERLOAD_SECONDS:-20}
 OVERLOAD_RATE=${THROUGHPUT_OVERLOAD_RATE:-0}
+NGINX_INFLIGHT=${THROUGHPUT_NGINX_INFLIGHT:-128}
 HUGE_PAGES=${THROUGHPUT_HUGE_PAGES:-1}
 PROFILE_SECONDS=${THROUGHPUT_PROFILE_SECONDS:-10}
 read -r -a TRANSPORTS <<<"${THROUGHPUT_TRANSPORTS:-hazelcast http binary}"
@@ -92,6 +97,7 @@ JAR=${THROUGHPUT_JAR:-$ROOT/app/target/quarkus-app/quarkus-run.jar}
 LUA="$ROOT/load-tests/throughput/keys.lua"
 
 ROUTER_PORT=$((BASE + 80))
+SHED_ROUTER_PORT=$((BASE + 84))
 OWNER_PORTS=($((BASE + 81)) $((BASE + 82)) $((BASE + 83)))
 ORIGIN_PORT=$((BASE + 90))
 HTTP_PORTS=($((BASE + 100)) $((BASE + 101)) $((BASE + 102)))
@@ -106,10 +112,11 @@ num() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 must be a whole number, was '$2'"; }
 for v in SECS:THROUGHPUT_SECONDS WARMUP:THROUGHPUT_WARMUP ROUNDS:THROUGHPUT_ROUNDS KEYS:THROUGHPUT_KEYS THREADS:THROUGHPUT_THREADS \
   CONNS:THROUGHPUT_CONNECTIONS BASE:THROUGHPUT_PORT_BASE FAILOVER_SECONDS:THROUGHPUT_FAILOVER_SECONDS \
   KILL_AT:THROUGHPUT_KILL_AT OVERLOAD_CONNECTIONS:THROUGHPUT_OVERLOAD_CONNECTIONS \
-  OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS OVERLOAD_RATE:THROUGHPUT_OVERLOAD_RATE PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS; do
+  OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS OVERLOAD_RATE:THROUGHPUT_OVERLOAD_RATE NGINX_INFLIGHT:THROUGHPUT_NGINX_INFLIGHT PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS; do
   var=${v%%:*}
   num "${v#*:}" "${!var}"
 done
+((NGINX_INFLIGHT >= 1)) || die "THROUGHPUT_NGINX_INFLIGHT must be at least 1, was $NGINX_INFLIGHT"
 ((ROUNDS >= 1 && ROUNDS <= 9)) || die "THROUGHPUT_ROUNDS must be in [1, 9], was $ROUNDS"
 ((SECS >= 1 && KEYS >= 3 && THREADS >= 1 && CONNS >= THREADS)) || die "need THROUGHPUT_SECONDS >= 1, THROUGHPUT_KEYS >= 3, 1 <= THROUGHPUT_THREADS <= THROUGHPUT_CONNECTIONS"
 ((BASE >= 1024 && BASE + 703 <= 65535)) || die "THROUGHPUT_PORT_BASE must be in [1024, 64832], was $BASE"
@@ -121,8 +128,8 @@ STEPS=("$@")
 [[ ${#STEPS[@]} -gt 0 ]] || STEPS=(nginx service bare local overload failover)
 for s in "${STEPS[@]}"; do
   case "$s" in
-    nginx | service | bare | local | overload | failover | profile | transports) ;;
-    *) die "unknown step '$s'; allowed: nginx, service, bare, local, overload, failover, profile, transports" ;;
+    nginx | service | bare | local | overload | overload-nginx | failover | profile | transports) ;;
+    *) die "unknown step '$s'; allowed: nginx, service, bare, local, overload, overload-nginx, failover, profile, transports" ;;
   esac
 done
 wants() { local s; for s in "${STEPS[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
@@ -357,6 +364,25 @@ http {
       proxy_set_header Connection "";
     }
   }
+  # the same router with a bulkhead, for overload-nginx: at most $NGINX_INFLIGHT requests under way
+  # (limit_conn counts connections with a request in progress), past it an immediate 503 + Retry-After
+  limit_conn_zone \$server_port zone=inflight:1m;
+  server {
+    listen $HOST:$SHED_ROUTER_PORT;
+    limit_conn inflight $NGINX_INFLIGHT;
+    limit_conn_status 503;
+    limit_conn_log_level info;
+    error_page 503 @overloaded;
+    location / {
+      proxy_pass http://owners;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+    location @overloaded {
+      add_header Retry-After 1 always;
+      return 503 '{"type":"overloaded"}';
+    }
+  }
   server { listen $HOST:${OWNER_PORTS[0]}; location / { return 200 "$body"; } }
   server { listen $HOST:${OWNER_PORTS[1]}; location / { return 200 "$body"; } }
   server { listen $HOST:${OWNER_PORTS[2]}; location / { return 200 "$body"; } }
@@ -570,6 +596,22 @@ step_overload() {
   log "[overload] $(grep '^overload ' "$OUT/overload.out")"
 }
 
+step_overload_nginx() {
+  local port label
+  for port in "$ROUTER_PORT" "$SHED_ROUTER_PORT"; do
+    label="nginx router :$port"
+    [[ $port == "$SHED_ROUTER_PORT" ]] && label="nginx router with a bulkhead of $NGINX_INFLIGHT (limit_conn, 503) :$port"
+    log "[overload-nginx] $label: the overload generator's phases"
+    run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload-nginx-$port.out" java -Xms256m -Xmx1g -XX:+UseSerialGC \
+      -cp "$WORK/classes" io.ketama.load.throughput.Overload --targets="$HOST:$port" --prefix=/k/ --keys="$KEYS" \
+      --connections="$OVERLOAD_CONNECTIONS" --concurrency="$CONNS" --warm=10 --peak=10 \
+      --half="$OVERLOAD_SECONDS" --double="$OVERLOAD_SECONDS" --double-rate="$OVERLOAD_RATE" --pids="$(nginx_pids | tr ' ' ,)" --clk-tck="$CLK_TCK" \
+      || die "[overload-nginx] the generator failed: $(cat "$OUT/overload-nginx-$port.out" "$OUT/overload-nginx-$port.out.err")"
+    OVERLOAD_NGINX_LINES+="$label:"$'\n'"$(sed 's/^/  /' "$OUT/overload-nginx-$port.out")"$'\n'
+    log "[overload-nginx] $(grep '^overload ' "$OUT/overload-nginx-$port.out")"
+  done
+}
+
 step_profile() {
   local pid=${MEMBER_PID[$ENTRY]} jfr="$OUT/entry-member.jfr"
   log "[profile] JFR of the entry member (PID $pid) for ${PROFILE_SECONDS}s under wrk on /cache (forwarded load)"
@@ -652,7 +694,7 @@ javac -d "$WORK/classes" "$ROOT"/load-tests/src/main/java/io/ketama/load/through
 LOAD_BEFORE=$(loadavg)
 UPTIME_BEFORE=$(uptime)
 log "java: $(java -version 2>&1 | head -1); $(nproc) cores; load average $LOAD_BEFORE; results in $OUT"
-require_free_ports "$ROUTER_PORT" "${OWNER_PORTS[@]}" "$ORIGIN_PORT"
+require_free_ports "$ROUTER_PORT" "$SHED_ROUTER_PORT" "${OWNER_PORTS[@]}" "$ORIGIN_PORT"
 start_nginx
 if wants_members; then
   start_members
@@ -662,6 +704,7 @@ fi
 LOAD_TIMED=$(loadavg)
 FAILOVER_LINE=""
 OVERLOAD_LINES=""
+OVERLOAD_NGINX_LINES=""
 PROFILE_DONE=0
 HAS_BARE=0
 if wants bare; then
@@ -688,6 +731,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 done
 ORIGIN_FETCHES=$(($(origin_fetches) - ORIGIN_BEFORE))
 if wants overload; then step_overload; fi
+if wants overload-nginx; then step_overload_nginx; fi
 if wants profile; then step_profile; fi
 if wants failover; then step_failover; fi
 TRANSPORTS_DONE=0
@@ -796,6 +840,11 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
     echo
     echo "overload (open loop, entry: $OVERLOAD_ENTRY; latencies from the intended send time):"
     sed 's/^/  /' <<<"$OVERLOAD_LINES"
+  fi
+  if [[ -n $OVERLOAD_NGINX_LINES ]]; then
+    echo
+    echo "overload of nginx doing the routing job (the same generator, phases and targets of point 3):"
+    sed 's/^/  /' <<<"${OVERLOAD_NGINX_LINES%$'\n'}"
   fi
   [[ -n $FAILOVER_LINE ]] && { echo; echo "$FAILOVER_LINE"; }
   ((PROFILE_DONE)) && { echo; echo "profile: $OUT/profile.txt"; }
