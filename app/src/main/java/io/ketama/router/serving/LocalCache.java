@@ -9,15 +9,13 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 /**
- * A member's cache of origin answers, bounded in bytes (Caffeine's size-weighted eviction,
- * W-TinyLFU), with concurrent misses for one key coalesced (single flight): while a key's fetch
- * is under way, every further miss for it waits for that fetch, so the origin sees one request
- * per key at a time however many clients ask. Waiting holds no thread.
+ * A member's cache of origin answers, bounded in bytes of heap (Caffeine's size-weighted eviction,
+ * W-TinyLFU; an entry weighs the heap JOL measured such an entry to take, {@link #weigh}), with
+ * concurrent misses for one key coalesced (single flight): while a key's fetch is under way, every
+ * further miss for it waits for that fetch, so the origin sees one request per key at a time
+ * however many clients ask. Waiting holds no thread.
  */
 public final class LocalCache {
-
-    /** Rough per-entry cost beyond key and body: Caffeine's node, the record and array headers. */
-    static final int ENTRY_OVERHEAD_BYTES = 96;
 
     private final long maxBytes;
     private final Cache<String, OriginAnswer> cache;
@@ -42,8 +40,14 @@ public final class LocalCache {
                 .build();
     }
 
+    /**
+     * The heap bytes an entry takes: its key (one byte a char: keys are raw bytes, so Latin-1
+     * strings) and its body, each rounded up to 8 bytes as the JVM pads arrays, and
+     * {@link EntryFootprint#OVERHEAD_BYTES}. The content type is not counted: answers share one
+     * instance per type ({@link ContentTypes}).
+     */
     static int weigh(String key, OriginAnswer answer) {
-        long w = (long) key.length() + answer.body().length + answer.contentType().length() + ENTRY_OVERHEAD_BYTES;
+        long w = EntryFootprint.padded(key.length()) + EntryFootprint.padded(answer.body().length) + EntryFootprint.OVERHEAD_BYTES;
         return (int) Math.min(Integer.MAX_VALUE, w);
     }
 
