@@ -48,6 +48,9 @@
 #                             (e.g. -Dketama.router.forward.binary.port=1930{i})
 #   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
+#   THROUGHPUT_MEMBER_CPUS [] CPUs the members and nginx may run on (taskset -c list, e.g. 1); THROUGHPUT_GENERATOR_CPUS []
+#                            the same for the overload generator (e.g. 0): to see point 3 with the generator
+#                            off the members' cores (then "the load that saturates the cluster" is that of those cores)
 #   THROUGHPUT_NGINX_INFLIGHT [128] the shedding nginx router's limit of requests under way (limit_conn)
 #   THROUGHPUT_OVERLOAD_RATE [0] requests/s of the overload phase (0: twice the measured peak); a fixed rate
 #                            compares two builds or settings at the same offered load
@@ -84,6 +87,8 @@ OVERLOAD_CONNECTIONS=${THROUGHPUT_OVERLOAD_CONNECTIONS:-1024}
 OVERLOAD_SECONDS=${THROUGHPUT_OVERLOAD_SECONDS:-20}
 OVERLOAD_RATE=${THROUGHPUT_OVERLOAD_RATE:-0}
 NGINX_INFLIGHT=${THROUGHPUT_NGINX_INFLIGHT:-128}
+MEMBER_CPUS=${THROUGHPUT_MEMBER_CPUS:-}
+GENERATOR_CPUS=${THROUGHPUT_GENERATOR_CPUS:-}
 HUGE_PAGES=${THROUGHPUT_HUGE_PAGES:-1}
 PROFILE_SECONDS=${THROUGHPUT_PROFILE_SECONDS:-10}
 read -r -a TRANSPORTS <<<"${THROUGHPUT_TRANSPORTS:-hazelcast http binary}"
@@ -122,6 +127,17 @@ done
 ((BASE >= 1024 && BASE + 703 <= 65535)) || die "THROUGHPUT_PORT_BASE must be in [1024, 64832], was $BASE"
 ((KILL_AT >= 1 && KILL_AT + 3 <= FAILOVER_SECONDS)) || die "need 1 <= THROUGHPUT_KILL_AT <= THROUGHPUT_FAILOVER_SECONDS - 3 (were $KILL_AT, $FAILOVER_SECONDS)"
 [[ $HUGE_PAGES == 0 || $HUGE_PAGES == 1 ]] || die "THROUGHPUT_HUGE_PAGES must be 0 or 1, was '$HUGE_PAGES'"
+pinned() { # pinned <cpu list or empty>: the command prefix that runs a program on those CPUs only
+  [[ -z $1 ]] && return 0
+  command -v taskset >/dev/null || die "taskset is missing (util-linux), needed for the CPU list '$1'"
+  printf '%s\n' taskset -c "$1"
+}
+for v in MEMBER_CPUS:THROUGHPUT_MEMBER_CPUS GENERATOR_CPUS:THROUGHPUT_GENERATOR_CPUS; do
+  var=${v%%:*}
+  [[ -z ${!var} || ${!var} =~ ^[0-9]+([,-][0-9]+)*$ ]] || die "${v#*:} must be a CPU list such as 1 or 0-1 or 0,2, was '${!var}'"
+done
+mapfile -t MEMBER_PIN < <(pinned "$MEMBER_CPUS")
+mapfile -t GENERATOR_PIN < <(pinned "$GENERATOR_CPUS")
 [[ $OVERLOAD_ENTRY == all || $OVERLOAD_ENTRY == one ]] || die "THROUGHPUT_OVERLOAD_ENTRY must be 'all' or 'one', was '$OVERLOAD_ENTRY'"
 
 STEPS=("$@")
@@ -397,7 +413,7 @@ http {
 EOF
   "$NGINX" -t -q -p "$WORK" -c "$conf" -e "$WORK/nginx-error.log" -g 'daemon off;' 2>"$WORK/nginx-check.log" \
     || die "nginx rejects the generated configuration: $(cat "$WORK/nginx-check.log")"
-  "$NGINX" -p "$WORK" -c "$conf" -e "$WORK/nginx-error.log" -g 'daemon off;' >"$WORK/nginx-stdout.log" 2>&1 &
+  "${MEMBER_PIN[@]}" "$NGINX" -p "$WORK" -c "$conf" -e "$WORK/nginx-error.log" -g 'daemon off;' >"$WORK/nginx-stdout.log" 2>&1 &
   NGINX_PID=$!
   local i
   for ((i = 0; i < 100; i++)); do
@@ -442,7 +458,7 @@ start_members() { # start_members [extra member JVM options...]
   require_free_ports "${HTTP_PORTS[@]}" "${MGMT_PORTS[@]}" "${HZ_PORTS[@]}"
   for i in 0 1 2; do
     # shellcheck disable=SC2046 # word splitting of the user's extra options is intended
-    java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
+    "${MEMBER_PIN[@]}" java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
       -Dquarkus.http.host="$HOST" -Dquarkus.http.port="${HTTP_PORTS[$i]}" \
       -Dquarkus.management.host="$HOST" -Dquarkus.management.port="${MGMT_PORTS[$i]}" \
       -Dquarkus.ketama.hazelcast.port="${HZ_PORTS[$i]}" \
@@ -586,7 +602,7 @@ step_overload() {
   fi
   pids=$(member_pids | paste -sd, -)
   log "[overload] open-loop generator on $targets: warm 10s, peak 2 x 10s (closed loops, $CONNS and 256 in flight), then 0.5x and 2x the peak rate, ${OVERLOAD_SECONDS}s each"
-  run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload.out" java -Xms256m -Xmx1g -XX:+UseSerialGC \
+  run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload.out" "${GENERATOR_PIN[@]}" java -Xms256m -Xmx1g -XX:+UseSerialGC \
     -cp "$WORK/classes" io.ketama.load.throughput.Overload --targets="$targets" --prefix=/cache/k/ --keys="$KEYS" \
     --connections="$OVERLOAD_CONNECTIONS" --concurrency="$CONNS" --warm=10 --peak=10 \
     --half="$OVERLOAD_SECONDS" --double="$OVERLOAD_SECONDS" --double-rate="$OVERLOAD_RATE" --pids="$pids" --clk-tck="$CLK_TCK" \
@@ -602,7 +618,7 @@ step_overload_nginx() {
     label="nginx router :$port"
     [[ $port == "$SHED_ROUTER_PORT" ]] && label="nginx router with a bulkhead of $NGINX_INFLIGHT (limit_conn, 503) :$port"
     log "[overload-nginx] $label: the overload generator's phases"
-    run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload-nginx-$port.out" java -Xms256m -Xmx1g -XX:+UseSerialGC \
+    run_child $((OVERLOAD_SECONDS * 2 + 30 + 120)) "$OUT/overload-nginx-$port.out" "${GENERATOR_PIN[@]}" java -Xms256m -Xmx1g -XX:+UseSerialGC \
       -cp "$WORK/classes" io.ketama.load.throughput.Overload --targets="$HOST:$port" --prefix=/k/ --keys="$KEYS" \
       --connections="$OVERLOAD_CONNECTIONS" --concurrency="$CONNS" --warm=10 --peak=10 \
       --half="$OVERLOAD_SECONDS" --double="$OVERLOAD_SECONDS" --double-rate="$OVERLOAD_RATE" --pids="$(nginx_pids | tr ' ' ,)" --clk-tck="$CLK_TCK" \
@@ -773,6 +789,7 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   echo "commit: $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "service jar: $JAR ($(date -u -r "$JAR" '+built %Y-%m-%d %H:%M UTC' 2>/dev/null || echo 'not found'))"
   echo "member JVM: ${MEMBER_JVM_FLAGS[*]} $(member_opts '{i}')"
+  [[ -n $MEMBER_CPUS || -n $GENERATOR_CPUS ]] && echo "CPUs: members and nginx ${MEMBER_CPUS:-any}, overload generator ${GENERATOR_CPUS:-any} (taskset -c)"
   echo "load average: before $LOAD_BEFORE, as timing began $LOAD_TIMED, after $LOAD_AFTER"
   echo "command: ${THROUGHPUT_JAR:+THROUGHPUT_JAR=$THROUGHPUT_JAR }${THROUGHPUT_MEMBER_OPTS:+THROUGHPUT_MEMBER_OPTS='$THROUGHPUT_MEMBER_OPTS' }$( ((ROUNDS > 1)) && echo "THROUGHPUT_ROUNDS=$ROUNDS ")load-tests/throughput.sh ${STEPS[*]}"
   echo "wrk -t$THREADS -c$CONNS, ${WARMUP}s warm-up + ${SECS}s measured per setup, $ROUNDS round(s), keys uniform out of $KEYS"
