@@ -12,7 +12,7 @@ import java.lang.management.ManagementFactory;
  * answer"):
  * <ul>
  *   <li>compressed references (every heap under 32 GB, the JVM's default there): 139 to 155 bytes
- *   with 8-byte (compact) object headers, 158 to 163 with 12-byte headers; counted as
+ *   with 8-byte (compact) object headers, 157 to 163 with 12-byte headers; counted as
  *   {@value #COMPRESSED_REFERENCES};</li>
  *   <li>without them (larger heaps, or {@code -XX:-UseCompressedOops}): 203 to 214 bytes; counted
  *   as {@value #WIDE_REFERENCES}.</li>
