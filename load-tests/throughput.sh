@@ -58,8 +58,9 @@
 #                            (as k8s/Dockerfile runs them); 0: 4 KB pages
 #   THROUGHPUT_PROFILE_SECONDS [10]   THROUGHPUT_LABEL [] free text for the summary (e.g. the transport)
 #   THROUGHPUT_TRANSPORTS [hazelcast http binary]   THROUGHPUT_TRANSPORT_KEY [ketama.router.forward.transport]
-#   THROUGHPUT_QUIET_LOCK [] a file held from the build to the end of the run (taken after waiting, at most
-#                            15 min, while any other file of its directory named quiet-* exists), removed at the end
+#   THROUGHPUT_QUIET_LOCK [] a file held from the build to the end of the run, with its PID (taken after waiting, at most
+#                            15 min, while another live run holds it or any other quiet-* file of its directory
+#                            exists), removed at the end
 #   THROUGHPUT_SKIP_BUILD [0]  1 = reuse app/target/quarkus-app as built
 #   THROUGHPUT_JAR [app/target/quarkus-app/quarkus-run.jar] the service to measure (another build: no build step)
 #   THROUGHPUT_OUT [load-tests/results/throughput/<time>]
@@ -220,7 +221,7 @@ cleanup() {
   if [[ -n $CHILD_PID ]]; then stop_pid "$CHILD_PID" 5; fi
   stop_members
   stop_nginx
-  if ((LOCK_MADE)); then rm -f "$QUIET_LOCK"; fi
+  if ((LOCK_MADE)) && ! lock_held_by_other "$QUIET_LOCK"; then rm -f "$QUIET_LOCK"; fi
   if [[ -d $OUT ]]; then cp -f "$WORK"/member-*.log "$WORK"/nginx-error.log "$OUT"/ 2>/dev/null || true; fi
   rm -rf "$WORK"
   exit "$rc"
@@ -518,6 +519,13 @@ warm_caches() {
 origin_fetches() { [[ -f $WORK/origin-access.log ]] && wc -l <"$WORK/origin-access.log" || echo 0; }
 
 # --- quiet machine --------------------------------------------------------------------------------
+# True when the lock file names a live process other than this run (an empty or stale file is free).
+lock_held_by_other() {
+  local pid
+  pid=$(cat "$1" 2>/dev/null) || return 1
+  [[ $pid =~ ^[0-9]+$ && $pid != "$$" ]] && kill -0 "$pid" 2>/dev/null
+}
+
 take_quiet_lock() {
   # Announce first, then look: two runs starting together both see each other and back off (for a
   # random while), instead of both seeing none and measuring each other.
@@ -526,18 +534,26 @@ take_quiet_lock() {
   dir=$(dirname "$QUIET_LOCK")
   mkdir -p "$dir"
   for ((i = 0; i < 90; i++)); do
-    touch "$QUIET_LOCK"
-    LOCK_MADE=1
-    others=$(find "$dir" -maxdepth 1 -name 'quiet-*' ! -path "$QUIET_LOCK" 2>/dev/null | head -3)
-    [[ -z $others ]] && break
-    rm -f "$QUIET_LOCK"
-    LOCK_MADE=0
+    # A run that holds this very file (same name) is another run too: it wrote its PID in it.
+    if lock_held_by_other "$QUIET_LOCK"; then
+      others="$QUIET_LOCK (run $(cat "$QUIET_LOCK" 2>/dev/null))"
+    else
+      echo $$ >"$QUIET_LOCK"
+      LOCK_MADE=1
+      others=$(find "$dir" -maxdepth 1 -name 'quiet-*' ! -path "$QUIET_LOCK" 2>/dev/null | head -3)
+      [[ -z $others ]] && break
+      rm -f "$QUIET_LOCK"
+      LOCK_MADE=0
+    fi
     ((i % 6 == 0)) && log "waiting for other timing runs to end: $others"
     sleep $((5 + RANDOM % 10))
   done
   if [[ -n $others ]]; then
+    if lock_held_by_other "$QUIET_LOCK"; then
+      die "another run (PID $(cat "$QUIET_LOCK")) still holds $QUIET_LOCK after 15 min: give this run a lock file of its own"
+    fi
     log "WARNING: other timing runs still hold $others after 15 min; measuring anyway (figures may be disturbed)"
-    touch "$QUIET_LOCK"
+    echo $$ >"$QUIET_LOCK"
     LOCK_MADE=1
   fi
   log "holding $QUIET_LOCK"
