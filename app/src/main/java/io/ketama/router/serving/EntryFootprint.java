@@ -14,8 +14,11 @@ import java.lang.management.ManagementFactory;
  *   <li>compressed references (every heap under 32 GB, the JVM's default there): 139 to 155 bytes
  *   with 8-byte (compact) object headers, 157 to 163 with 12-byte headers; counted as
  *   {@value #COMPRESSED_REFERENCES};</li>
- *   <li>without them (larger heaps, or {@code -XX:-UseCompressedOops}): 203 to 214 bytes; counted
- *   as {@value #WIDE_REFERENCES}.</li>
+ *   <li>without them (larger heaps, or {@code -XX:-UseCompressedOops}): 187 to 206 bytes with
+ *   8-byte headers, 203 to 214 with 12-byte headers; counted as {@value #WIDE_REFERENCES};</li>
+ *   <li>with 16-byte headers ({@code -XX:-UseCompressedClassPointers}, deprecated in JDK 25):
+ *   187 to 203 bytes with compressed references, 235 to 254 without; counted as the above plus
+ *   {@value #UNCOMPRESSED_CLASS_POINTERS}.</li>
  * </ul>
  * So with compressed references an entry of a 1 KiB answer and an 8-byte key weighs 1,208 bytes
  * (18 % beyond the body), one of a 100-byte answer 296 bytes (three times the body).
@@ -24,24 +27,47 @@ final class EntryFootprint {
 
     static final int COMPRESSED_REFERENCES = 176;
     static final int WIDE_REFERENCES = 224;
+    static final int UNCOMPRESSED_CLASS_POINTERS = 32;
 
-    /** This JVM's overhead per entry; the wide figure where the layout cannot be read. */
-    static final int OVERHEAD_BYTES = compressedReferences() ? COMPRESSED_REFERENCES : WIDE_REFERENCES;
+    private static final boolean COMPRESSED_OOPS = flag("UseCompressedOops", false);
+    private static final boolean COMPRESSED_CLASS_POINTERS = flag("UseCompressedClassPointers", false);
+    private static final boolean COMPACT_HEADERS = flag("UseCompactObjectHeaders", false); // JDK 24+
+
+    /** This JVM's overhead per entry; the widest figure where the layout cannot be read. */
+    static final int OVERHEAD_BYTES = (COMPRESSED_OOPS ? COMPRESSED_REFERENCES : WIDE_REFERENCES)
+            + (COMPRESSED_CLASS_POINTERS ? 0 : UNCOMPRESSED_CLASS_POINTERS);
+
+    /** An object's header: mark word and class pointer. */
+    private static final int HEADER = COMPACT_HEADERS ? 8 : COMPRESSED_CLASS_POINTERS ? 12 : 16;
+    /** A {@code String}: header, its array's reference, {@code int hash}, {@code byte coder}, {@code boolean hashIsZero}. */
+    private static final int STRING_OBJECT = (int) padded(HEADER + (COMPRESSED_OOPS ? 4 : 8) + 4 + 1 + 1);
 
     private EntryFootprint() {
     }
 
-    /** {@code bytes} rounded up to a multiple of 8, as an array's contents take room. */
-    static long padded(int bytes) {
-        return ((long) bytes + 7) & ~7L;
+    /**
+     * The heap a {@code String} of its own takes (a content type an answer does not share): the
+     * object (24 bytes with compressed references, 32 without) and its array (header and length,
+     * then one byte a char, two where a char is past Latin-1, padded to 8). LocalCacheFootprintTest
+     * measures it with JOL on the JVM's layout.
+     */
+    static long string(String s) {
+        boolean latin1 = s.chars().allMatch(c -> c < 256);
+        return STRING_OBJECT + padded(HEADER + 4 + (latin1 ? s.length() : 2L * s.length()));
     }
 
-    private static boolean compressedReferences() {
+    /** {@code bytes} rounded up to a multiple of 8, as an array's contents take room. */
+    static long padded(long bytes) {
+        return (bytes + 7) & ~7L;
+    }
+
+    /** A boolean VM option; {@code otherwise} where it does not exist or cannot be read (not HotSpot). */
+    private static boolean flag(String name, boolean otherwise) {
         try {
             HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            return hotSpot != null && Boolean.parseBoolean(hotSpot.getVMOption("UseCompressedOops").getValue());
+            return hotSpot == null ? otherwise : Boolean.parseBoolean(hotSpot.getVMOption(name).getValue());
         } catch (RuntimeException | LinkageError e) {
-            return false; // not HotSpot, or no jdk.management: count the larger overhead, so the bound still holds
+            return otherwise; // unknown option (older JDK) or no jdk.management: the wider layout keeps the bound
         }
     }
 }

@@ -43,11 +43,21 @@ public final class LocalCache {
     /**
      * The heap bytes an entry takes: its key (one byte a char: keys are raw bytes, so Latin-1
      * strings) and its body, each rounded up to 8 bytes as the JVM pads arrays, and
-     * {@link EntryFootprint#OVERHEAD_BYTES}. The content type is not counted: answers share one
-     * instance per type ({@link ContentTypes}).
+     * {@link EntryFootprint#OVERHEAD_BYTES}. The content type counts only where the answer holds
+     * a copy of its own: answers share one instance per type ({@link ContentTypes}) until an origin
+     * has named more types than it keeps.
      */
     static int weigh(String key, OriginAnswer answer) {
+        return weigh(key, answer, ContentTypes.ANSWERS);
+    }
+
+    /** {@link #weigh(String, OriginAnswer)} with the content types {@code shared} keeps counted as shared. */
+    static int weigh(String key, OriginAnswer answer, ContentTypes shared) {
         long w = EntryFootprint.padded(key.length()) + EntryFootprint.padded(answer.body().length) + EntryFootprint.OVERHEAD_BYTES;
+        String type = answer.contentType();
+        if (!shared.keeps(type)) {
+            w += EntryFootprint.string(type);
+        }
         return (int) Math.min(Integer.MAX_VALUE, w);
     }
 

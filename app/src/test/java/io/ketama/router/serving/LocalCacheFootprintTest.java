@@ -59,6 +59,21 @@ class LocalCacheFootprintTest {
                 .isLessThanOrEqualTo((long) SLACK_PER_ENTRY * entries);
     }
 
+    @ParameterizedTest(name = "{0} chars, past Latin-1: {1}")
+    @CsvSource({"0, false", "1, false", "7, false", "8, false", "9, false", "24, false", "41, false", "64, false",
+            "1, true", "5, true", "24, true"})
+    void aContentTypeOfItsOwnIsWeighedAsJolMeasuresIt(int chars, boolean pastLatin1) {
+        // a fresh instance, as an answer keeps when the shared types are full (never interned)
+        String type = new String(("x".repeat(chars - (pastLatin1 ? 1 : 0)) + (pastLatin1 ? "\u0100" : "")).toCharArray());
+        long measured = GraphLayout.parseInstance(type).totalSize();
+        long weighed = EntryFootprint.string(type);
+        System.out.printf(Locale.ROOT, "footprint %s | unshared content type of %d chars%s | measured %d B | weighed %d B%n",
+                layout(), chars, pastLatin1 ? " (UTF-16)" : "", measured, weighed);
+
+        assertThat(weighed).as("covers the string").isGreaterThanOrEqualTo(measured);
+        assertThat(weighed - measured).as("at most one padding step over").isLessThanOrEqualTo(8);
+    }
+
     /** Key {@code i} of exactly {@code chars} characters, distinct for every {@code i} below 10^chars. */
     private static String key(int i, int chars) {
         String digits = Integer.toString(i, 36);
@@ -70,8 +85,7 @@ class LocalCacheFootprintTest {
 
     private static String layout() {
         String details = VM.current().details();
-        boolean compact = VM.current().objectHeaderSize() == 8;
         boolean compressed = !details.contains("Compressed references (oops): disabled");
-        return (compact ? "8-byte headers" : "12-byte headers") + ", " + (compressed ? "compressed" : "wide") + " references";
+        return VM.current().objectHeaderSize() + "-byte headers, " + (compressed ? "compressed" : "wide") + " references";
     }
 }

@@ -85,6 +85,15 @@ class LocalCacheTest {
     }
 
     @Test
+    void aContentTypeTheAnswerDoesNotShareIsWeighed() {
+        OriginAnswer answer = new OriginAnswer(200, "application/vnd.example+json; charset=UTF-8", new byte[100]);
+        int shared = LocalCache.weigh("key-1", answer);
+        int ownCopy = LocalCache.weigh("key-1", answer, new ContentTypes(0)); // keeps no type: every answer has its own
+
+        assertThat(ownCopy - shared).isEqualTo(EntryFootprint.string(answer.contentType())).isGreaterThanOrEqualTo(40 + 48);
+    }
+
+    @Test
     void concurrentMissesForOneKeyFetchOnce() throws Exception {
         LocalCache cache = new LocalCache(1 << 20);
         AtomicInteger loads = new AtomicInteger();
