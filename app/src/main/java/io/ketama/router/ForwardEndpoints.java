@@ -4,6 +4,7 @@ import com.hazelcast.config.Config;
 import io.ketama.quarkus.HazelcastConfigCustomizer;
 import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.ForwardSecret;
 import io.ketama.router.forwarding.HazelcastForwarding;
 import io.ketama.router.forwarding.HttpForwardHandler;
 import io.ketama.router.forwarding.HttpForwarding;
@@ -35,6 +36,8 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
     private final RouterConfig config;
     private final ForwardReceiver receiver = new ForwardReceiver();
     private final BinaryForwardServer binary;
+    /** What other members must show before this one serves their forwards. */
+    private final ForwardSecret secret;
     /** The HTTP port as configured; 0 when Quarkus picks one at start, too late to publish. */
     private final int httpPort;
 
@@ -48,18 +51,20 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
                     + "each member's own HTTP port, which the others learn when it joins: give quarkus.http.port a fixed value, "
                     + "not 0 (or use the binary transport)");
         }
+        this.secret = ServingParts.configured("ketama.router.forward.secret", () -> ForwardSecret.of(config.forward().secret()));
         RouterConfig.Forward.Binary b = config.forward().binary();
         this.binary = ServingParts.configured("ketama.router.forward.binary", () -> {
             if (b.port() < 0 || b.port() > 65_535) {
                 throw new IllegalArgumentException(".port: must be in 0..65535 (0: any free port), was " + b.port());
             }
             try {
-                return BinaryForwardServer.start(vertx, b.host(), b.port(), receiver);
+                return BinaryForwardServer.start(vertx, b.host(), b.port(), receiver, secret);
             } catch (IllegalStateException e) {
                 throw new IllegalArgumentException(".host / .port: " + e.getMessage(), e);
             }
         });
-        LOG.infof("ketama-router takes forwards on its binary channel at %s:%d", b.host(), binary.port());
+        LOG.infof("ketama-router takes forwards on its binary channel at %s:%d, %s", b.host(), binary.port(),
+                secret.required() ? "from members that show the forward secret" : "from anyone (no ketama.router.forward.secret)");
     }
 
     @Override
@@ -77,12 +82,17 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
 
     /** The {@code http} transport's path on this member's HTTP server. */
     void register(@Observes Router router) {
-        HttpForwardHandler handler = new HttpForwardHandler(receiver);
+        HttpForwardHandler handler = new HttpForwardHandler(receiver, secret);
         router.get(HttpForwarding.PREFIX + "*").order(ORDER).handler(ctx -> handler.handle(ctx.request()));
     }
 
     ForwardReceiver receiver() {
         return receiver;
+    }
+
+    /** The secret this member's own forwards show (the members share one). */
+    ForwardSecret secret() {
+        return secret;
     }
 
     /** Stops taking forwards: the connections close, peers fail over. */

@@ -88,6 +88,18 @@ public interface RouterConfig {
         @WithDefault("3")
         int maxCandidates();
 
+        /**
+         * A secret every member of the cluster shares (at least 16 visible ASCII characters), which a
+         * member must show before another serves its forwards: the first frame of each binary
+         * connection, a header on each {@code http} forward. Without it whoever reaches the binary
+         * port or {@code /_ketama/forward/} on the HTTP port can make a member fetch and cache any
+         * key. Unset: forwards are served from anyone (as before). Set it to the same value on every
+         * member; while it differs between members, their forwards to each other are refused and fail
+         * over to the next candidate or the origin (answered, not lost). Give it by environment
+         * variable or a Kubernetes Secret rather than in a file.
+         */
+        Optional<String> secret();
+
         Breaker breaker();
 
         Bulkhead bulkhead();

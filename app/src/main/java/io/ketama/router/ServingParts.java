@@ -67,10 +67,10 @@ class ServingParts {
                 f.retryDelay(), f.breaker().requestVolumeThreshold(), f.breaker().failureRatio(), f.breaker().delay(),
                 f.maxCandidates(), f.bulkhead().maxInFlight(), f.bulkhead().maxWaiting()));
         this.transport = switch (f.transport()) {
-            case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()));
+            case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()), endpoints.secret());
             case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx);
             case HTTP -> configured("ketama.router.forward",
-                    () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections()));
+                    () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections(), endpoints.secret()));
         };
         this.forwarder = new Forwarder(transport, settings, ForwardTargets.uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());

@@ -39,8 +39,15 @@ final class Cluster implements AutoCloseable {
 
     /** As {@link #add(Set, io.ketama.router.serving.Origin)}, with at most {@code originLimit} fetches under way. */
     TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit) {
+        return add(features, origin, originLimit, io.ketama.router.forwarding.ForwardSecret.NONE);
+    }
+
+    /** As {@link #add(Set, io.ketama.router.serving.Origin, int)}, taking forwards only from members that show {@code secret}. */
+    TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
+                   io.ketama.router.forwarding.ForwardSecret secret) {
         int appPort = app.getCluster().getLocalMember().getAddress().getPort();
-        TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin, originLimit);
+        TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin, originLimit,
+                secret);
         members.add(m);
         awaitRingSize(1 + liveMembers());
         return m;

@@ -7,6 +7,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MemberAttributes;
 import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.ForwardSecret;
 import io.ketama.router.forwarding.HazelcastForwarding;
 import io.ketama.router.forwarding.HttpForwardHandler;
 import io.ketama.router.forwarding.HttpForwarding;
@@ -79,6 +80,12 @@ final class TestMember implements AutoCloseable {
     /** As above, with at most {@code originLimit} origin fetches under way at once. */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
                             Origin origin, int originLimit) {
+        return start(clusterName, joinPorts, features, nodeId, origin, originLimit, ForwardSecret.NONE);
+    }
+
+    /** As above, taking forwards (binary and http) only from members that show {@code secret}. */
+    static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
+                            Origin origin, int originLimit, ForwardSecret secret) {
         Config config = LoopbackHazelcast.firstFreePort(clusterName, FIRST_PORT, LAST_PORT, joinPorts);
         config.setClassLoader(TestMember.class.getClassLoader());
         config.setProperty("hazelcast.logging.type", "jdk");
@@ -86,9 +93,9 @@ final class TestMember implements AutoCloseable {
         MemberAttributes.publish(config, 1, features, "default", nodeId);
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         ForwardReceiver receiver = new ForwardReceiver();
-        BinaryForwardServer binary = BinaryForwardServer.start(vertx, "127.0.0.1", 0, receiver);
+        BinaryForwardServer binary = BinaryForwardServer.start(vertx, "127.0.0.1", 0, receiver, secret);
         config.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
-        HttpForwardHandler forwards = new HttpForwardHandler(receiver);
+        HttpForwardHandler forwards = new HttpForwardHandler(receiver, secret);
         HttpServer http = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
                 .requestHandler(request -> {
                     if (request.uri().startsWith(HttpForwarding.PREFIX)) {

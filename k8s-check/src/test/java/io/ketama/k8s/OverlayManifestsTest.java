@@ -341,6 +341,16 @@ class OverlayManifestsTest {
         assertThat(map(configMap(overlay), "data")).doesNotContainKey("QUARKUS_KETAMA_ADMIN_TOKEN");
     }
 
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void theForwardSecretComesFromASecret(String overlay) {
+        Map<String, Object> secret = named(maps(container(overlay), "env"), "KETAMA_ROUTER_FORWARD_SECRET")
+                .orElseThrow(() -> new AssertionError(overlay + ": KETAMA_ROUTER_FORWARD_SECRET is not set on the container"));
+        assertThat(secret).as("%s: never a literal secret in a manifest", overlay).doesNotContainKey("value");
+        assertThat(str(secret, "valueFrom", "secretKeyRef", "name")).isNotBlank();
+        assertThat(map(configMap(overlay), "data")).doesNotContainKey("KETAMA_ROUTER_FORWARD_SECRET");
+    }
+
     @Test
     void devRunsThreeMembers() {
         assertThat(at(statefulSet("dev"), "spec", "replicas")).isEqualTo(3);

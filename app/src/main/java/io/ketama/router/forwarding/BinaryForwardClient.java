@@ -43,6 +43,7 @@ public final class BinaryForwardClient implements ForwardTransport {
     private final Vertx vertx;
     private final NetClient client;
     private final long expiryNanos;
+    private final ForwardSecret secret;
     private final Set<Loop> loops = ConcurrentHashMap.newKeySet();
     private final FastThreadLocal<Loop> loopOfThread = new FastThreadLocal<>() {
         @Override
@@ -59,7 +60,13 @@ public final class BinaryForwardClient implements ForwardTransport {
      *               (set it past the forward timeout of the guard)
      */
     public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry) {
+        this(vertx, connectTimeout, expiry, ForwardSecret.NONE);
+    }
+
+    /** {@link #BinaryForwardClient(Vertx, Duration, Duration)} opening every connection with {@code secret} where one is set. */
+    public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret) {
         this.vertx = vertx;
+        this.secret = secret;
         this.client = vertx.createNetClient(new NetClientOptions()
                 .setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis())));
@@ -229,6 +236,9 @@ public final class BinaryForwardClient implements ForwardTransport {
                     socket.close();
                     close("its binary channel failed: " + e);
                 });
+                if (secret.required()) {
+                    socket.write(BinaryFrames.hello(secret));
+                }
                 for (Buffer frame : unsent) {
                     socket.write(frame);
                 }

@@ -45,6 +45,14 @@ public final class BinaryForwardServer implements AutoCloseable {
      * @throws IllegalStateException when it cannot bind
      */
     public static BinaryForwardServer start(Vertx vertx, String host, int port, ForwardReceiver receiver) {
+        return start(vertx, host, port, receiver, ForwardSecret.NONE);
+    }
+
+    /**
+     * {@link #start(Vertx, String, int, ForwardReceiver)} serving only connections that open with
+     * {@code secret} (where one is {@link ForwardSecret#required() required}).
+     */
+    public static BinaryForwardServer start(Vertx vertx, String host, int port, ForwardReceiver receiver, ForwardSecret secret) {
         int loops = 0;
         for (var ignored : vertx.nettyEventLoopGroup()) {
             loops++;
@@ -58,7 +66,7 @@ public final class BinaryForwardServer implements AutoCloseable {
             List<NetServer> servers = new ArrayList<>();
             try {
                 for (int i = 0; i < Math.max(1, loops); i++) {
-                    servers.add(listen(vertx, host, chosen, receiver));
+                    servers.add(listen(vertx, host, chosen, receiver, secret));
                 }
                 return new BinaryForwardServer(servers, chosen);
             } catch (RuntimeException e) {
@@ -78,14 +86,14 @@ public final class BinaryForwardServer implements AutoCloseable {
         }
     }
 
-    private static NetServer listen(Vertx vertx, String host, int port, ForwardReceiver receiver) {
+    private static NetServer listen(Vertx vertx, String host, int port, ForwardReceiver receiver, ForwardSecret secret) {
         // created on a context of its own, so each instance takes its connections on its own event loop
         Context context = vertx.getOrCreateContext();
         CompletableFuture<NetServer> listening = new CompletableFuture<>();
         context.runOnContext(v -> {
             NetServerOptions options = new NetServerOptions().setHost(host).setPort(port).setTcpNoDelay(true);
             NetServer server = vertx.createNetServer(options);
-            server.connectHandler(socket -> new Connection(socket, receiver));
+            server.connectHandler(socket -> new Connection(socket, receiver, secret));
             Future<NetServer> f = server.listen();
             f.onComplete(r -> {
                 if (r.succeeded()) {
@@ -127,12 +135,18 @@ public final class BinaryForwardServer implements AutoCloseable {
     private static final class Connection {
         private final NetSocket socket;
         private final ForwardReceiver receiver;
+        private final ForwardSecret secret;
         private final Context context;
         private final BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame);
+        /** Whether it may send keys: at once without a secret, else after its {@link BinaryFrames#HELLO}. */
+        private boolean admitted;
+        private boolean refused;
 
-        Connection(NetSocket socket, ForwardReceiver receiver) {
+        Connection(NetSocket socket, ForwardReceiver receiver, ForwardSecret secret) {
             this.socket = socket;
             this.receiver = receiver;
+            this.secret = secret;
+            this.admitted = !secret.required();
             this.context = Vertx.currentContext();
             socket.handler(this::read);
             socket.exceptionHandler(e -> LOG.debugf("binary forward connection from %s failed: %s", socket.remoteAddress(), e));
@@ -148,11 +162,39 @@ public final class BinaryForwardServer implements AutoCloseable {
         }
 
         private void frame(Buffer buffer, int start, int length, int id, byte kind) {
+            if (refused) {
+                return; // the rest of a read that came with a refused frame
+            }
+            if (kind == BinaryFrames.HELLO) {
+                if (secret.admits(BinaryFrames.secret(buffer, start, length))) {
+                    admitted = true;
+                } else {
+                    refuse(id, "the forward secret it showed is not this member's (ketama.router.forward.secret)");
+                }
+                return;
+            }
+            if (!admitted) {
+                refuse(id, "this member takes forwards only from members that show its forward secret "
+                        + "(ketama.router.forward.secret), and this connection showed none");
+                return;
+            }
             if (kind != BinaryFrames.SERVE) {
                 socket.write(BinaryFrames.failed(id, RemoteFailure.FAILED, "unknown request kind " + kind));
                 return;
             }
-            CompletionStage<Served> answer = receiver.serve(BinaryFrames.key(buffer, start, length));
+            serve(id, BinaryFrames.key(buffer, start, length));
+        }
+
+        /** Answers {@code id} with the reason and closes the connection: the sender fails over. */
+        private void refuse(int id, String why) {
+            refused = true;
+            LOG.warnf("refusing the binary forward connection from %s: %s", socket.remoteAddress(), why);
+            socket.write(BinaryFrames.failed(id, RemoteFailure.FAILED, why));
+            socket.close();
+        }
+
+        private void serve(int id, String key) {
+            CompletionStage<Served> answer = receiver.serve(key);
             CompletableFuture<Served> f = answer.toCompletableFuture();
             if (f.isDone() && !f.isCompletedExceptionally()) {
                 socket.write(BinaryFrames.served(id, f.join())); // a hit: flushed with the rest of this read

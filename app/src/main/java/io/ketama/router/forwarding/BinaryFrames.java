@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@link #SERVE} (request): the key's bytes, one per char (ISO-8859-1);</li>
  *   <li>{@link #SERVED} (reply): {@code byte} cache status ordinal, {@code short} HTTP status,
  *       {@code short} content-type length, its ISO-8859-1 bytes, then the body to the end;</li>
- *   <li>{@link #FAILED} (reply): {@code byte} {@link RemoteFailure} code, then a UTF-8 message.</li>
+ *   <li>{@link #FAILED} (reply): {@code byte} {@link RemoteFailure} code, then a UTF-8 message;</li>
+ *   <li>{@link #HELLO} (the first frame of a connection, where the members share a
+ *       {@link ForwardSecret}): the secret's ASCII bytes; id 0, never answered unless refused.</li>
  * </ul>
  * Big-endian throughout. Replies may come in any order.
  */
@@ -22,6 +24,7 @@ final class BinaryFrames {
     static final byte SERVE = 1;
     static final byte SERVED = 2;
     static final byte FAILED = 3;
+    static final byte HELLO = 4;
     /** Bytes of length, id and kind. */
     static final int HEADER = 9;
     /** Largest frame either side accepts (length field); a longer one ends the connection. */
@@ -56,6 +59,16 @@ final class BinaryFrames {
         Buffer b = Buffer.buffer(HEADER + 1 + text.length);
         b.appendInt(5 + 1 + text.length).appendInt(id).appendByte(FAILED).appendByte((byte) failure.code());
         return b.appendBytes(text);
+    }
+
+    static Buffer hello(ForwardSecret secret) {
+        byte[] bytes = secret.bytes();
+        return Buffer.buffer(HEADER + bytes.length).appendInt(5 + bytes.length).appendInt(0).appendByte(HELLO).appendBytes(bytes);
+    }
+
+    /** The secret a {@link #HELLO} frame shows. */
+    static byte[] secret(Buffer frames, int start, int length) {
+        return frames.getBytes(start + HEADER, start + 4 + length);
     }
 
     /** The key of a {@link #SERVE} frame at {@code start} (its length field) of {@code length}. */

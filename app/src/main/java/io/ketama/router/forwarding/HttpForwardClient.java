@@ -27,6 +27,8 @@ public final class HttpForwardClient implements ForwardTransport {
 
     private final HttpClient client;
     private final long expiryMillis;
+    /** The {@link ForwardSecret} header's value; null where the members share none. */
+    private final String secret;
 
     /**
      * @param maxConnectionsPerPeer keep-alive connections kept to each member at most
@@ -34,6 +36,12 @@ public final class HttpForwardClient implements ForwardTransport {
      *                              on it (set it past the guard's timeout)
      */
     public HttpForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, int maxConnectionsPerPeer) {
+        this(vertx, connectTimeout, expiry, maxConnectionsPerPeer, ForwardSecret.NONE);
+    }
+
+    /** {@link #HttpForwardClient(Vertx, Duration, Duration, int)} showing {@code secret} on every forward where one is set. */
+    public HttpForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, int maxConnectionsPerPeer, ForwardSecret secret) {
+        this.secret = secret.required() ? secret.text() : null;
         if (maxConnectionsPerPeer < 1 || maxConnectionsPerPeer > 10_000) {
             throw new IllegalArgumentException(".http.max-connections: must be in 1..10000, was " + maxConnectionsPerPeer);
         }
@@ -60,6 +68,9 @@ public final class HttpForwardClient implements ForwardTransport {
                 .setPort(endpoint.port())
                 .setURI(HttpForwarding.target(key))
                 .setTimeout(expiryMillis);
+        if (secret != null) {
+            options.putHeader(HttpForwarding.SECRET, secret);
+        }
         CompletableFuture<Served> answer = new CompletableFuture<>();
         client.request(options)
                 .compose(request -> request.send())

@@ -11,18 +11,32 @@ import java.util.concurrent.CompletableFuture;
  * The receiving end of the {@code http} transport on a member's own HTTP port: serves the key of
  * {@code GET /_ketama/forward/<key>} with the member's {@link ForwardReceiver}, as its owner would.
  * The path is on the port clients use, and whoever calls it makes the member serve and cache the
- * key; the binary transport's port can be kept to the cluster's network instead.
+ * key, unless the members share a {@link ForwardSecret}; the binary transport's port can also be
+ * kept to the cluster's network.
  */
 public final class HttpForwardHandler implements Handler<HttpServerRequest> {
 
     private final ForwardReceiver receiver;
+    private final ForwardSecret secret;
 
     public HttpForwardHandler(ForwardReceiver receiver) {
+        this(receiver, ForwardSecret.NONE);
+    }
+
+    /** Serves only forwards that carry {@code secret} where one is {@link ForwardSecret#required() required}. */
+    public HttpForwardHandler(ForwardReceiver receiver, ForwardSecret secret) {
         this.receiver = receiver;
+        this.secret = secret;
     }
 
     @Override
     public void handle(HttpServerRequest request) {
+        if (!secret.admits(request.getHeader(HttpForwarding.SECRET))) {
+            fail(request.response().putHeader("WWW-Authenticate", "X-Ketama-Forward-Secret"), 401, RemoteFailure.FAILED,
+                    "this member takes forwards only from members that show its forward secret (ketama.router.forward.secret) in "
+                            + HttpForwarding.SECRET);
+            return;
+        }
         String key;
         try {
             key = HttpForwarding.key(request.uri());

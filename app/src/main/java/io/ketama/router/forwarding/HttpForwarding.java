@@ -5,7 +5,9 @@ package io.ketama.router.forwarding;
  * own HTTP port, the key's bytes percent-encoded (every byte but ASCII letters, digits and
  * {@code -._~}, so the path is a valid URI whatever the key and decodes to the same bytes). The
  * answer is the origin's status, content type and body with {@code X-Ketama-Cache}; a member that
- * could not serve answers 502 or 503 with {@code X-Ketama-Forward-Failure} naming why.
+ * could not serve answers 502 or 503 with {@code X-Ketama-Forward-Failure} naming why; where the
+ * members share a {@link ForwardSecret}, a forward without it ({@code X-Ketama-Forward-Secret})
+ * gets a 401.
  */
 public final class HttpForwarding {
 
@@ -13,6 +15,8 @@ public final class HttpForwarding {
     public static final String PREFIX = "/_ketama/forward/";
     static final String CACHE = "X-Ketama-Cache";
     static final String FAILURE = "X-Ketama-Forward-Failure";
+    /** The members' {@link ForwardSecret}, on every forward where they share one. */
+    static final String SECRET = "X-Ketama-Forward-Secret";
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
