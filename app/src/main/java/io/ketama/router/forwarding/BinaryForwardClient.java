@@ -222,6 +222,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                     return;
                 }
                 socket = r.result();
+                CoalescedFlushes.on(socket);
                 BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame);
                 socket.handler(data -> {
                     try {

@@ -148,6 +148,7 @@ public final class BinaryForwardServer implements AutoCloseable {
             this.secret = secret;
             this.admitted = !secret.required();
             this.context = Vertx.currentContext();
+            CoalescedFlushes.on(socket);
             socket.handler(this::read);
             socket.exceptionHandler(e -> LOG.debugf("binary forward connection from %s failed: %s", socket.remoteAddress(), e));
         }
