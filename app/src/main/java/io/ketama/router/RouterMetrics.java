@@ -4,6 +4,7 @@ import io.ketama.core.EnumLabels;
 import io.ketama.quarkus.ForwardOutcomes;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.LocalCache;
+import io.ketama.router.forwarding.Forwarder;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The service's own meters, registered at start-up so {@code /q/metrics} lists them from the first
- * scrape: {@code ketama_router_requests_total{cache, served}}, {@code ketama_router_failovers_total};
+ * scrape: {@code ketama_router_requests_total{cache, served}}, {@code ketama_router_failovers_total},
+ * {@code ketama_router_forward_timeouts_total};
  * the local cache through Micrometer's Caffeine binder ({@code cache_size}, {@code cache_gets_total{result}},
  * {@code cache_puts_total}, {@code cache_evictions_total}, ... tagged {@code cache="ketama-router"}),
  * plus what the binder has no meter for: {@code ketama_router_cache_bytes} (the weighted size its
@@ -48,6 +50,9 @@ class RouterMetrics implements ForwardOutcomes {
         }
         FunctionCounter.builder("ketama.router.failovers", failovers, LongAdder::sum)
                 .description("Candidate members that failed to serve a key before another served it")
+                .register(registry);
+        FunctionCounter.builder("ketama.router.forward.timeouts", parts.forwarder(), Forwarder::timedOut)
+                .description("Forward attempts to other members that got no answer within ketama.router.forward.timeout")
                 .register(registry);
         Gauge.builder("ketama.router.admission.in.flight", admission, CacheAdmission::inFlight)
                 .description("/cache/ requests this member works on now").register(registry);

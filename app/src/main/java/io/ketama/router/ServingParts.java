@@ -155,6 +155,10 @@ class ServingParts {
         return receiver;
     }
 
+    Forwarder forwarder() {
+        return forwarder;
+    }
+
     FailoverChain chain() {
         return chain;
     }

@@ -21,8 +21,10 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
 /**
  * Sends a key to another member over a {@link ForwardTransport}, guarded per target member by
  * SmallRye Fault Tolerance: a bulkhead bounding the forwards to it under way (and the few that
- * may wait for a slot), a timeout per attempt, bounded retries, and a circuit breaker of its own.
- * Nothing here waits: every guard acts on the transport's {@link CompletionStage}.
+ * may wait for a slot), bounded retries, and a circuit breaker of its own; each attempt has a time
+ * limit kept by the event loop that made it ({@link AttemptTimeLimit}, not SmallRye's timeout,
+ * whose timer thread wakes for every forward). Nothing here waits: every guard acts on the
+ * transport's {@link CompletionStage}.
  *
  * <p>Neither a missing origin answer nor a busy member is the member's fault: they neither trip
  * its breaker nor are retried on it.
@@ -36,11 +38,13 @@ public final class Forwarder {
     private final ForwardSettings settings;
     private final ConcurrentMap<UUID, TypedGuard<CompletionStage<Served>>> guards = new ConcurrentHashMap<>();
     private volatile Set<UUID> members;
+    private final AttemptTimeLimit timeLimit;
 
     /** @param members the cluster's members now; keep it current with {@link #membersNow} */
     public Forwarder(ForwardTransport transport, ForwardSettings settings, Set<UUID> members) {
         this.transport = transport;
         this.settings = settings;
+        this.timeLimit = new AttemptTimeLimit(settings.timeout());
         this.members = Set.copyOf(members);
     }
 
@@ -59,7 +63,7 @@ public final class Forwarder {
             return CompletableFuture.failedFuture(gone(target));
         }
         return guardFor(target).get(() -> members.contains(target.getUuid())
-                ? transport.forward(target, key)
+                ? timeLimit.limit(transport.forward(target, key), Members.address(target))
                 : CompletableFuture.failedFuture(gone(target)));
     }
 
@@ -71,6 +75,11 @@ public final class Forwarder {
     public void membersNow(Set<UUID> present) {
         members = Set.copyOf(present);
         guards.keySet().retainAll(present);
+    }
+
+    /** Forward attempts that ran out of time so far (each failed over, or retried on the same member). */
+    public long timedOut() {
+        return timeLimit.timedOut();
     }
 
     public TransportKind transport() {
@@ -89,9 +98,6 @@ public final class Forwarder {
                 .withBulkhead()
                     .limit(settings.maxInFlight())
                     .queueSize(settings.maxWaiting())
-                    .done()
-                .withTimeout()
-                    .duration(settings.timeout().toMillis(), ChronoUnit.MILLIS)
                     .done()
                 .withRetry()
                     .maxRetries(settings.maxRetries())

@@ -1,0 +1,101 @@
+package io.ketama.router.forwarding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.Served;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-attempt time limit on a real Vert.x event loop: an attempt with no answer fails with
+ * the MicroProfile timeout on that loop after the limit, and is counted; an answer in time passes
+ * through unchanged, its timer cancelled, nothing counted; off the event loops the limit holds too.
+ */
+class AttemptTimeLimitTest {
+
+    private static final Served SERVED = new Served(new OriginAnswer(200, "text/plain", new byte[] {1}), CacheStatus.HIT, "m");
+
+    private Vertx vertx;
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    }
+
+    @AfterEach
+    void stop() {
+        vertx.close();
+    }
+
+    /** Runs {@code make} on an event loop and hands back what it returned. */
+    private <T> T onLoop(Supplier<T> make) throws Exception {
+        CompletableFuture<T> made = new CompletableFuture<>();
+        vertx.getOrCreateContext().runOnContext(v -> made.complete(make.get()));
+        return made.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anAttemptWithNoAnswerFailsAfterTheLimitOnItsEventLoop() throws Exception {
+        AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(200));
+        AtomicReference<String> failedOn = new AtomicReference<>();
+        long started = System.nanoTime();
+        CompletionStage<Served> limited = onLoop(() -> limit.limit(new CompletableFuture<>(), "127.0.0.1:5901"));
+        CompletableFuture<Served> seen = limited.whenComplete((s, e) -> failedOn.set(Thread.currentThread().getName()))
+                .toCompletableFuture();
+
+        assertThat(seen).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(TimeoutException.class)
+                .withMessageContaining("member 127.0.0.1:5901 did not answer a forward within 200 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        assertThat(failedOn.get()).startsWith("vert.x-eventloop-thread-");
+        assertThat(limit.timedOut()).isEqualTo(1);
+    }
+
+    @Test
+    void anAnswerInTimePassesThroughAndCountsNothing() throws Exception {
+        AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(100));
+        CompletableFuture<Served> attempt = new CompletableFuture<>();
+        CompletionStage<Served> limited = onLoop(() -> limit.limit(attempt, "m"));
+        vertx.getOrCreateContext().runOnContext(v -> attempt.complete(SERVED));
+
+        assertThat(limited.toCompletableFuture().get(30, TimeUnit.SECONDS)).isSameAs(SERVED);
+        Thread.sleep(300); // past the limit: the cancelled timer must not fire
+        assertThat(limit.timedOut()).isZero();
+
+        CompletableFuture<Served> failing = new CompletableFuture<>();
+        CompletionStage<Served> failed = onLoop(() -> limit.limit(failing, "m"));
+        failing.completeExceptionally(new ForwardFailedException("gone"));
+        assertThat(failed.toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(ForwardFailedException.class);
+        Thread.sleep(300);
+        assertThat(limit.timedOut()).isZero();
+    }
+
+    @Test
+    void aCompletedAttemptIsReturnedAsItIs() throws Exception {
+        AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(100));
+        CompletableFuture<Served> done = CompletableFuture.completedFuture(SERVED);
+        assertThat(onLoop(() -> limit.limit(done, "m"))).isSameAs(done);
+    }
+
+    @Test
+    void offTheEventLoopsTheLimitHoldsToo() {
+        AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(100));
+        assertThat(limit.limit(new CompletableFuture<>(), "m").toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(TimeoutException.class);
+        assertThat(limit.timedOut()).isEqualTo(1);
+    }
+}
