@@ -45,9 +45,11 @@ final class AttemptTimeLimit {
         CompletableFuture<Served> limited = new CompletableFuture<>();
         Context context = Vertx.currentContext();
         Runnable expire = () -> {
-            if (limited.completeExceptionally(new TimeoutException("member " + member + " did not answer a forward within "
+            // counted before the failure is seen, so whoever sees it also sees the count
+            timedOut.increment();
+            if (!limited.completeExceptionally(new TimeoutException("member " + member + " did not answer a forward within "
                     + millis + " ms"))) {
-                timedOut.increment();
+                timedOut.decrement(); // the answer came first
             }
         };
         if (context instanceof ContextInternal loop && context.isEventLoopContext() && Context.isOnEventLoopThread()) {
