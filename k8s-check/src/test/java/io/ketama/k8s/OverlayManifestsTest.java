@@ -334,21 +334,22 @@ class OverlayManifestsTest {
     @ParameterizedTest
     @MethodSource("overlays")
     void theAdminTokenComesFromASecret(String overlay) {
-        Map<String, Object> token = named(maps(container(overlay), "env"), "QUARKUS_KETAMA_ADMIN_TOKEN")
-                .orElseThrow(() -> new AssertionError(overlay + ": QUARKUS_KETAMA_ADMIN_TOKEN is not set on the container"));
-        assertThat(token).as("%s: never a literal token in a manifest", overlay).doesNotContainKey("value");
-        assertThat(str(token, "valueFrom", "secretKeyRef", "name")).isNotBlank();
-        assertThat(map(configMap(overlay), "data")).doesNotContainKey("QUARKUS_KETAMA_ADMIN_TOKEN");
+        comesFromASecret(overlay, "QUARKUS_KETAMA_ADMIN_TOKEN");
     }
 
     @ParameterizedTest
     @MethodSource("overlays")
     void theForwardSecretComesFromASecret(String overlay) {
-        Map<String, Object> secret = named(maps(container(overlay), "env"), "KETAMA_ROUTER_FORWARD_SECRET")
-                .orElseThrow(() -> new AssertionError(overlay + ": KETAMA_ROUTER_FORWARD_SECRET is not set on the container"));
-        assertThat(secret).as("%s: never a literal secret in a manifest", overlay).doesNotContainKey("value");
-        assertThat(str(secret, "valueFrom", "secretKeyRef", "name")).isNotBlank();
-        assertThat(map(configMap(overlay), "data")).doesNotContainKey("KETAMA_ROUTER_FORWARD_SECRET");
+        comesFromASecret(overlay, "KETAMA_ROUTER_FORWARD_SECRET");
+    }
+
+    /** {@code variable} is set on the container from a Secret, never as a literal, and not in the ConfigMap. */
+    private static void comesFromASecret(String overlay, String variable) {
+        Map<String, Object> env = named(maps(container(overlay), "env"), variable)
+                .orElseThrow(() -> new AssertionError(overlay + ": " + variable + " is not set on the container"));
+        assertThat(env).as("%s: never a literal %s in a manifest", overlay, variable).doesNotContainKey("value");
+        assertThat(str(env, "valueFrom", "secretKeyRef", "name")).isNotBlank();
+        assertThat(map(configMap(overlay), "data")).doesNotContainKey(variable);
     }
 
     @Test
