@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding;
 
+import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Served;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Context;
@@ -37,7 +39,7 @@ final class AttemptTimeLimit {
     }
 
     /** {@code attempt}, failed with a {@link TimeoutException} if it has not completed within the limit. */
-    CompletionStage<Served> limit(CompletionStage<Served> attempt, String member) {
+    CompletionStage<Served> limit(CompletionStage<Served> attempt, Member target) {
         CompletableFuture<Served> answer = attempt.toCompletableFuture();
         if (answer.isDone()) {
             return answer;
@@ -47,8 +49,8 @@ final class AttemptTimeLimit {
         Runnable expire = () -> {
             // counted before the failure is seen, so whoever sees it also sees the count
             timedOut.increment();
-            if (!limited.completeExceptionally(new TimeoutException("member " + member + " did not answer a forward within "
-                    + millis + " ms"))) {
+            if (!limited.completeExceptionally(new TimeoutException("member " + Members.address(target)
+                    + " did not answer a forward within " + millis + " ms"))) {
                 timedOut.decrement(); // the answer came first
             }
         };

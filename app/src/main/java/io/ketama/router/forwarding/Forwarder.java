@@ -63,7 +63,7 @@ public final class Forwarder {
             return CompletableFuture.failedFuture(gone(target));
         }
         return guardFor(target).get(() -> members.contains(target.getUuid())
-                ? timeLimit.limit(transport.forward(target, key), Members.address(target))
+                ? timeLimit.limit(transport.forward(target, key), target)
                 : CompletableFuture.failedFuture(gone(target)));
     }
 

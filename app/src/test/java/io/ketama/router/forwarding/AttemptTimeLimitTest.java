@@ -2,12 +2,18 @@ package io.ketama.router.forwarding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hazelcast.cluster.Address;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.impl.MemberImpl;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -28,7 +34,19 @@ class AttemptTimeLimitTest {
 
     private static final Served SERVED = new Served(new OriginAnswer(200, "text/plain", new byte[] {1}), CacheStatus.HIT, "m");
 
+    /** A member's identity, for the timeout's message (the limit needs no cluster). */
+    private static final Member MEMBER = member();
+
     private Vertx vertx;
+
+    private static Member member() {
+        try {
+            return new MemberImpl.Builder(new Address("127.0.0.1", InetAddress.getByName("127.0.0.1"), 5901))
+                    .uuid(UUID.randomUUID()).build();
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     @BeforeEach
     void start() {
@@ -52,7 +70,7 @@ class AttemptTimeLimitTest {
         AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(200));
         AtomicReference<String> failedOn = new AtomicReference<>();
         long started = System.nanoTime();
-        CompletionStage<Served> limited = onLoop(() -> limit.limit(new CompletableFuture<>(), "127.0.0.1:5901"));
+        CompletionStage<Served> limited = onLoop(() -> limit.limit(new CompletableFuture<>(), MEMBER));
         CompletableFuture<Served> seen = limited.whenComplete((s, e) -> failedOn.set(Thread.currentThread().getName()))
                 .toCompletableFuture();
 
@@ -68,7 +86,7 @@ class AttemptTimeLimitTest {
     void anAnswerInTimePassesThroughAndCountsNothing() throws Exception {
         AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(100));
         CompletableFuture<Served> attempt = new CompletableFuture<>();
-        CompletionStage<Served> limited = onLoop(() -> limit.limit(attempt, "m"));
+        CompletionStage<Served> limited = onLoop(() -> limit.limit(attempt, MEMBER));
         vertx.getOrCreateContext().runOnContext(v -> attempt.complete(SERVED));
 
         assertThat(limited.toCompletableFuture().get(30, TimeUnit.SECONDS)).isSameAs(SERVED);
@@ -76,7 +94,7 @@ class AttemptTimeLimitTest {
         assertThat(limit.timedOut()).isZero();
 
         CompletableFuture<Served> failing = new CompletableFuture<>();
-        CompletionStage<Served> failed = onLoop(() -> limit.limit(failing, "m"));
+        CompletionStage<Served> failed = onLoop(() -> limit.limit(failing, MEMBER));
         failing.completeExceptionally(new ForwardFailedException("gone"));
         assertThat(failed.toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(ForwardFailedException.class);
@@ -88,13 +106,13 @@ class AttemptTimeLimitTest {
     void aCompletedAttemptIsReturnedAsItIs() throws Exception {
         AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(100));
         CompletableFuture<Served> done = CompletableFuture.completedFuture(SERVED);
-        assertThat(onLoop(() -> limit.limit(done, "m"))).isSameAs(done);
+        assertThat(onLoop(() -> limit.limit(done, MEMBER))).isSameAs(done);
     }
 
     @Test
     void offTheEventLoopsTheLimitHoldsToo() {
         AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(100));
-        assertThat(limit.limit(new CompletableFuture<>(), "m").toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS)
+        assertThat(limit.limit(new CompletableFuture<>(), MEMBER).toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS)
                 .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(TimeoutException.class);
         assertThat(limit.timedOut()).isEqualTo(1);
     }
