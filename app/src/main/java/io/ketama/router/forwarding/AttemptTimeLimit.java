@@ -80,8 +80,4 @@ final class AttemptTimeLimit {
     long timedOut() {
         return timedOut.sum();
     }
-
-    long millis() {
-        return millis;
-    }
 }
