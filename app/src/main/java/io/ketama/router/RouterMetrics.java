@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The service's own meters, registered at start-up so {@code /q/metrics} lists them from the first
  * scrape: {@code ketama_router_requests_total{cache, served}}, {@code ketama_router_failovers_total},
- * {@code ketama_router_forward_timeouts_total};
+ * {@code ketama_router_forward_timeouts_total}; each target member's forward guard ({@link GuardMeters});
  * the local cache through Micrometer's Caffeine binder ({@code cache_size}, {@code cache_gets_total{result}},
  * {@code cache_puts_total}, {@code cache_evictions_total}, ... tagged {@code cache="ketama-router"}),
  * plus what the binder has no meter for: {@code ketama_router_cache_bytes} (the weighted size its
@@ -54,6 +54,7 @@ class RouterMetrics implements ForwardOutcomes {
         FunctionCounter.builder("ketama.router.forward.timeouts", parts.forwarder(), Forwarder::timedOut)
                 .description("Forward attempts to other members that got no answer within ketama.router.forward.timeout")
                 .register(registry);
+        parts.forwarder().watchGuards(new GuardMeters(registry));
         Gauge.builder("ketama.router.admission.in.flight", admission, CacheAdmission::inFlight)
                 .description("/cache/ requests this member works on now").register(registry);
         Gauge.builder("ketama.router.admission.max.in.flight", admission, CacheAdmission::maxInFlight)

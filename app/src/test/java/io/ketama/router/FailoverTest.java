@@ -101,7 +101,7 @@ class FailoverTest {
                     .header(CacheResource.SERVED_BY, c.address());
         }
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertThat(metrics).containsPattern("ft_circuitbreaker_opened_total\\{[^}]*method=\"ketama-forward " + b.address()
+        assertThat(metrics).containsPattern("ketama_router_forward_breaker_opened_total\\{[^}]*member=\"" + b.address()
                 + "\"[^}]*} 1\\.0");
     }
 
@@ -199,8 +199,8 @@ class FailoverTest {
             // the attempt and its retry on the slow member, each given up after the forward timeout
             assertThat(timeouts() - timeoutsBefore).isBetween(1.0, 2.0);
             String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-            assertThat(metrics).containsPattern("ft_invocations_total\\{[^}]*method=\"ketama-forward " + slow.address()
-                    + "\"[^}]*result=\"exceptionThrown\"[^}]*} [1-9]");
+            assertThat(metrics).containsPattern("ketama_router_forward_calls_total\\{[^}]*member=\"" + slow.address()
+                    + "\"[^}]*result=\"failed\"[^}]*} [1-9]");
             given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "HIT");
         } finally {
             release.complete(null);

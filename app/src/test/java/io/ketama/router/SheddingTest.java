@@ -161,9 +161,9 @@ class SheddingTest {
         return threadName.matches("hz\\.[^.]+\\.cached\\.thread-\\d+");
     }
 
-    /** Forwards waiting in this member's bulkhead for {@code member} (SmallRye's gauge). */
+    /** Forwards waiting in this member's bulkhead for {@code member} (its guard's gauge). */
     private double waitingFor(TestMember member) {
-        var gauge = registry.find("ft.bulkhead.executionsWaiting").tag("method", "ketama-forward " + member.address()).gauge();
+        var gauge = registry.find("ketama.router.forward.waiting").tag("member", member.address()).gauge();
         return gauge == null ? 0 : gauge.value();
     }
 
@@ -211,7 +211,7 @@ class SheddingTest {
             f.get(60, TimeUnit.SECONDS).then().statusCode(200).header(CacheResource.SERVED_BY, held.address());
         }
         String metrics = given().get("/q/metrics").then().extract().asString();
-        assertThat(metrics).containsPattern("ft_bulkhead_calls_total\\{[^}]*bulkheadResult=\"rejected\"[^}]*method=\"ketama-forward "
+        assertThat(metrics).containsPattern("ketama_router_forward_busy_total\\{[^}]*member=\""
                 + held.address() + "\"[^}]*} [1-9]");
     }
 

@@ -61,8 +61,10 @@ final class AttemptTimeLimit {
                 complete(limited, served, failure);
             });
         } else {
-            // off the event loops (a retry's delay timer, a test): the JDK's delay scheduler
-            CompletableFuture.delayedExecutor(millis, TimeUnit.MILLISECONDS).execute(expire);
+            // off the event loops (a test, a retry after a failure seen off them): on the JDK's delay
+            // thread itself, as its default pool starts a thread per task where the common pool has
+            // one thread (any 2-CPU machine)
+            CompletableFuture.delayedExecutor(millis, TimeUnit.MILLISECONDS, Runnable::run).execute(expire);
             answer.whenComplete((served, failure) -> complete(limited, served, failure));
         }
         return limited;

@@ -1,14 +1,10 @@
 package io.ketama.router.forwarding;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
-import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
-import io.smallrye.faulttolerance.api.TypedGuard;
-import jakarta.enterprise.util.TypeLiteral;
-import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -16,28 +12,41 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 
 /**
- * Sends a key to another member over a {@link ForwardTransport}, guarded per target member by
- * SmallRye Fault Tolerance: a bulkhead bounding the forwards to it under way (and the few that
- * may wait for a slot), bounded retries, and a circuit breaker of its own; each attempt has a time
- * limit kept by the event loop that made it ({@link AttemptTimeLimit}, not SmallRye's timeout,
- * whose timer thread wakes for every forward). Nothing here waits: every guard acts on the
- * transport's {@link CompletionStage}.
+ * Sends a key to another member over a {@link ForwardTransport}, guarded per target member
+ * ({@link MemberGuard}): a bulkhead bounding the forwards to it under way (and the few that may
+ * wait for a slot), bounded retries, and a circuit breaker of its own; each attempt has a time
+ * limit kept by the event loop that made it ({@link AttemptTimeLimit}). Nothing here waits: every
+ * guard acts on the transport's {@link CompletionStage}.
  *
  * <p>Neither a missing origin answer nor a busy member is the member's fault: they neither trip
  * its breaker nor are retried on it.
  */
 public final class Forwarder {
 
-    private static final TypeLiteral<CompletionStage<Served>> SERVED_STAGE = new TypeLiteral<>() {
+    /** Told of each member's guard when it is made (the first forward to the member) and dropped (the member left). */
+    public interface GuardWatcher {
+        void made(GuardCounts guard);
+
+        void dropped(GuardCounts guard);
+    }
+
+    private static final GuardWatcher NO_WATCHER = new GuardWatcher() {
+        @Override
+        public void made(GuardCounts guard) {
+        }
+
+        @Override
+        public void dropped(GuardCounts guard) {
+        }
     };
 
     private final ForwardTransport transport;
     private final ForwardSettings settings;
-    private final ConcurrentMap<UUID, TypedGuard<CompletionStage<Served>>> guards = new ConcurrentHashMap<>();
+    private final ConcurrentMap<UUID, MemberGuard> guards = new ConcurrentHashMap<>();
     private volatile Set<UUID> members;
+    private volatile GuardWatcher watcher = NO_WATCHER;
     private final AttemptTimeLimit timeLimit;
 
     /** @param members the cluster's members now; keep it current with {@link #membersNow} */
@@ -58,11 +67,11 @@ public final class Forwarder {
      */
     public CompletionStage<Served> forward(Member target, String key) {
         // Checked before the guard too: a stale selection may still name a member that left, and
-        // a guard made for it again would register its meters a second time.
+        // a guard made for it again would outlive it until the next membership change.
         if (!members.contains(target.getUuid())) {
             return CompletableFuture.failedFuture(gone(target));
         }
-        return guardFor(target).get(() -> members.contains(target.getUuid())
+        return guardFor(target).call(() -> members.contains(target.getUuid())
                 ? timeLimit.limit(transport.forward(target, key), target)
                 : CompletableFuture.failedFuture(gone(target)));
     }
@@ -74,7 +83,17 @@ public final class Forwarder {
     /** The cluster's members now; drops the guards of those gone (their breakers die with them). */
     public void membersNow(Set<UUID> present) {
         members = Set.copyOf(present);
-        guards.keySet().retainAll(present);
+        for (Map.Entry<UUID, MemberGuard> entry : guards.entrySet()) {
+            if (!present.contains(entry.getKey()) && guards.remove(entry.getKey(), entry.getValue())) {
+                watcher.dropped(entry.getValue());
+            }
+        }
+    }
+
+    /** Tells {@code watcher} of every guard made so far and from now on, and of those dropped. */
+    public void watchGuards(GuardWatcher watcher) {
+        this.watcher = watcher;
+        guards.values().forEach(watcher::made);
     }
 
     /** Forward attempts that ran out of time so far (each failed over, or retried on the same member). */
@@ -86,33 +105,18 @@ public final class Forwarder {
         return transport.kind();
     }
 
-    /** The guard of one member, made on first use; its metrics carry the member's address. */
-    TypedGuard<CompletionStage<Served>> guardFor(Member target) {
-        TypedGuard<CompletionStage<Served>> guard = guards.get(target.getUuid());
-        return guard != null ? guard : guards.computeIfAbsent(target.getUuid(), uuid -> newGuard(Members.address(target)));
-    }
-
-    private TypedGuard<CompletionStage<Served>> newGuard(String address) {
-        return TypedGuard.create(SERVED_STAGE)
-                .withDescription("ketama-forward " + address)
-                .withBulkhead()
-                    .limit(settings.maxInFlight())
-                    .queueSize(settings.maxWaiting())
-                    .done()
-                .withRetry()
-                    .maxRetries(settings.maxRetries())
-                    .delay(settings.retryDelay().toMillis(), ChronoUnit.MILLIS)
-                    .abortOn(Set.of(CircuitBreakerOpenException.class, OriginUnavailableException.class,
-                            OverloadedException.class, BulkheadException.class, MemberGoneException.class,
-                            NotServingException.class, HazelcastInstanceNotActiveException.class))
-                    .done()
-                .withCircuitBreaker()
-                    .requestVolumeThreshold(settings.breakerVolumeThreshold())
-                    .failureRatio(settings.breakerFailureRatio())
-                    .delay(settings.breakerDelay().toMillis(), ChronoUnit.MILLIS)
-                    .successThreshold(1)
-                    .skipOn(Set.of(OriginUnavailableException.class, OverloadedException.class, BulkheadException.class))
-                    .done()
-                .build();
+    /** The guard of one member, made on first use. */
+    MemberGuard guardFor(Member target) {
+        MemberGuard guard = guards.get(target.getUuid());
+        if (guard != null) {
+            return guard;
+        }
+        MemberGuard made = new MemberGuard(Members.address(target), settings);
+        guard = guards.putIfAbsent(target.getUuid(), made);
+        if (guard != null) {
+            return guard;
+        }
+        watcher.made(made);
+        return made;
     }
 }
