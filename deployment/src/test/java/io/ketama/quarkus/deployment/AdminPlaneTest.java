@@ -37,14 +37,13 @@ import static org.hamcrest.Matchers.hasItems;
 class AdminPlaneTest {
 
     static final TestCluster CLUSTER = new TestCluster("ketama-admin-plane", 20721, 20722, 20723, 20724);
-    static final int MANAGEMENT_PORT = 20101;
     static final String TOKEN = "admin-plane-test-token-0123456789";
     static final String PATH = "/q/ketama/migration";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(
                     "quarkus.management.enabled", "true",
-                    "quarkus.management.test-port", Integer.toString(MANAGEMENT_PORT),
+                    "quarkus.management.test-port", "0", // any free port
                     "quarkus.management.host", "127.0.0.1",
                     "quarkus.ketama.admin.token", TOKEN)
             .setLogRecordPredicate(r -> r.getLoggerName().startsWith("io.ketama"))
@@ -75,7 +74,7 @@ class AdminPlaneTest {
     }
 
     private static RequestSpecification admin() {
-        return RestAssured.given().port(MANAGEMENT_PORT);
+        return RestAssured.given().port(TestCluster.managementPort());
     }
 
     private static RequestSpecification authorized() {

@@ -29,14 +29,13 @@ import static org.hamcrest.Matchers.equalTo;
 class RampAdminTest {
 
     static final TestCluster CLUSTER = new TestCluster("ketama-ramp-admin", 20726, 20727, 20728);
-    static final int MANAGEMENT_PORT = 20103;
     static final String TOKEN = "ramp-admin-test-token-0123456789";
     static final String RAMP = "/q/ketama/ramp";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(
             "quarkus.management.enabled", "true",
-            "quarkus.management.test-port", Integer.toString(MANAGEMENT_PORT),
+            "quarkus.management.test-port", "0", // any free port
             "quarkus.management.host", "127.0.0.1",
             "quarkus.ketama.admin.token", TOKEN,
             "quarkus.ketama.migration.mode", "split",
@@ -51,7 +50,7 @@ class RampAdminTest {
     }
 
     private static RequestSpecification admin() {
-        return RestAssured.given().port(MANAGEMENT_PORT);
+        return RestAssured.given().port(TestCluster.managementPort());
     }
 
     private static RequestSpecification authorized() {

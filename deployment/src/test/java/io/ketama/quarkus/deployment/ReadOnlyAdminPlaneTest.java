@@ -15,12 +15,10 @@ import static org.hamcrest.Matchers.equalTo;
 /** With no admin token configured the admin plane is read-only: every PUT is a 403, whatever it carries. */
 class ReadOnlyAdminPlaneTest {
 
-    static final int MANAGEMENT_PORT = 20102;
-
     @RegisterExtension
     static final QuarkusUnitTest APP = new TestCluster("ketama-read-only-admin", 20741).app(
             "quarkus.management.enabled", "true",
-            "quarkus.management.test-port", Integer.toString(MANAGEMENT_PORT),
+            "quarkus.management.test-port", "0", // any free port
             "quarkus.management.host", "127.0.0.1");
 
     @Inject
@@ -30,7 +28,7 @@ class ReadOnlyAdminPlaneTest {
     void aPutIsRefusedWith403AndAGetAnswers() {
         MigrationState before = selector.migration();
         for (String authorization : new String[] {null, "Bearer anything-at-all-0123456789", ""}) {
-            var request = RestAssured.given().port(MANAGEMENT_PORT).contentType("application/json");
+            var request = RestAssured.given().port(TestCluster.managementPort()).contentType("application/json");
             if (authorization != null) {
                 request.header("Authorization", authorization);
             }
@@ -41,7 +39,7 @@ class ReadOnlyAdminPlaneTest {
                     .body("detail", containsString("quarkus.ketama.admin.token"));
         }
         assertThat(selector.migration()).isEqualTo(before);
-        RestAssured.given().port(MANAGEMENT_PORT).get("/q/ketama/migration").then().statusCode(200)
+        RestAssured.given().port(TestCluster.managementPort()).get("/q/ketama/migration").then().statusCode(200)
                 .body("mode", equalTo("v1"))
                 .body("generation", equalTo(1));
     }

@@ -16,6 +16,7 @@ import io.ketama.testing.Await;
 import io.ketama.testing.LoopbackHazelcast;
 import io.ketama.testing.StartedMembers;
 import io.quarkus.test.QuarkusUnitTest;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
 import java.time.Duration;
@@ -54,6 +55,18 @@ final class TestCluster implements AutoCloseable {
                 throw new IllegalArgumentException("test ports must be in 5801..5849 (or 20701..20899, cluster-control tests), was " + p);
             }
         }
+    }
+
+    /**
+     * The port the running application's management interface listens on, where the test gave it
+     * {@code quarkus.management.test-port=0} (any free port: tests never collide over a fixed one).
+     */
+    static int managementPort() {
+        int port = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
+        if (port <= 0) {
+            throw new IllegalStateException("the management interface has not started: its test port is " + port);
+        }
+        return port;
     }
 
     /** The application configured to join this cluster, with the given extra properties (key, value, ...). */
