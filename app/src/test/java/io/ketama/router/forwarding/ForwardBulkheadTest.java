@@ -6,11 +6,17 @@ import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAccumulator;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +104,54 @@ class ForwardBulkheadTest {
         holder.complete(SERVED); // each waiting attempt fails at once: 100,000 deep by recursion
 
         assertThat(answers).allMatch(a -> a.toCompletableFuture().isCompletedExceptionally());
+        assertThat(bulkhead.inFlight()).isZero();
+        assertThat(bulkhead.waiting()).isZero();
+    }
+
+    /**
+     * Four threads send while four others end attempts: never more under way than the limit, and
+     * every attempt either ends or is refused. A slot lost between a waiting attempt and an ending
+     * one would leave that attempt waiting for ever, and this test waiting for its answer.
+     */
+    @Test
+    void underConcurrentUseNoSlotIsLostAndTheLimitHolds() throws Exception {
+        int limit = 4;
+        ForwardBulkhead bulkhead = new ForwardBulkhead("m", limit, 8);
+        ExecutorService senders = Executors.newFixedThreadPool(4);
+        ExecutorService answerers = Executors.newFixedThreadPool(4);
+        AtomicInteger underWay = new AtomicInteger();
+        LongAccumulator most = new LongAccumulator(Math::max, 0);
+        List<CompletableFuture<Served>> answers = Collections.synchronizedList(new ArrayList<>());
+        try {
+            List<Future<?>> sending = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                sending.add(senders.submit(() -> {
+                    for (int i = 0; i < 5_000; i++) {
+                        answers.add(bulkhead.run(() -> {
+                            most.accumulate(underWay.incrementAndGet());
+                            CompletableFuture<Served> attempt = new CompletableFuture<>();
+                            answerers.execute(() -> {
+                                underWay.decrementAndGet();
+                                attempt.complete(SERVED);
+                            });
+                            return attempt;
+                        }).toCompletableFuture());
+                    }
+                }));
+            }
+            for (Future<?> f : sending) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            CompletableFuture.allOf(answers.stream().map(a -> a.exceptionally(e -> null)).toArray(CompletableFuture[]::new))
+                    .get(60, TimeUnit.SECONDS);
+        } finally {
+            senders.shutdownNow();
+            answerers.shutdownNow();
+        }
+        long served = answers.stream().filter(a -> !a.isCompletedExceptionally()).count();
+        assertThat(served + bulkhead.refused()).isEqualTo(20_000);
+        assertThat(served).as("at least those that found a slot or room in the queue").isGreaterThanOrEqualTo(limit + 8);
+        assertThat(most.get()).as("attempts under way at once").isLessThanOrEqualTo(limit);
         assertThat(bulkhead.inFlight()).isZero();
         assertThat(bulkhead.waiting()).isZero();
     }
