@@ -76,7 +76,10 @@ public interface RouterConfig {
         @WithDefault("2s")
         Duration timeout();
 
-        /** Further attempts at the same member after a failed one. */
+        /**
+         * Further attempts at the same member after a failed one; none after an open breaker, a busy
+         * or departed member, a member that serves no keys, or a member the origin did not answer.
+         */
         @WithDefault("1")
         int maxRetries();
 
@@ -158,11 +161,17 @@ public interface RouterConfig {
             @WithDefault("4")
             int requestVolumeThreshold();
 
-            /** Failed share of the window that opens the breaker, in (0, 1]. */
+            /**
+             * Failed share of the window that opens the breaker, in (0, 1], judged once the window is
+             * full; a busy member or a missing origin answer is not a failure.
+             */
             @WithDefault("0.5")
             double failureRatio();
 
-            /** How long an open breaker waits before letting a trial forward through. */
+            /**
+             * How long an open breaker waits before letting one trial forward through; the trial's
+             * success closes it, its failure opens it for another delay.
+             */
             @WithDefault("5s")
             Duration delay();
         }
