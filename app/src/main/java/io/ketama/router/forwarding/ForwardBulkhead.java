@@ -40,16 +40,14 @@ final class ForwardBulkhead {
 
     /** Runs {@code attempt} now, once a slot frees, or not at all (failed with {@link BulkheadException}). */
     CompletionStage<Served> run(Supplier<CompletionStage<Served>> attempt) {
-        Waiting waiting;
+        Waiting waiting = null;
         synchronized (this) {
             if (inFlight < maxInFlight) {
                 inFlight++;
-                waiting = null;
             } else if (queue.size() < maxWaiting) {
                 waiting = new Waiting(attempt);
                 queue.addLast(waiting);
             } else {
-                waiting = null;
                 refused.increment();
                 return CompletableFuture.failedFuture(new BulkheadException("member " + member + " has " + maxInFlight
                         + " forwards under way and " + maxWaiting + " waiting, the most it takes"));
