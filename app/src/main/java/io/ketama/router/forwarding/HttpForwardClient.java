@@ -72,9 +72,10 @@ public final class HttpForwardClient implements ForwardTransport {
             options.putHeader(HttpForwarding.SECRET, secret);
         }
         CompletableFuture<Served> answer = new CompletableFuture<>();
+        // the body asked for in the step that receives the response, as HttpOrigin does (vert.x#4705)
         client.request(options)
-                .compose(request -> request.send())
-                .compose(response -> response.body().map(body -> served(response, body.getBytes(), address)))
+                .compose(request -> request.send()
+                        .compose(response -> response.body().map(body -> served(response, body.getBytes(), address))))
                 .onComplete(result -> {
                     if (result.succeeded()) {
                         answer.complete(result.result());

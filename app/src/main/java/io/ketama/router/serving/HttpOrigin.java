@@ -83,13 +83,15 @@ public final class HttpOrigin implements Origin {
     @Override
     public CompletionStage<OriginAnswer> fetch(String key) {
         RequestOptions options = new RequestOptions(template).setURI(target(key));
+        // The body is asked for in the step that receives the response: a later step of the outer
+        // chain may run after the body has gone by when the fetch began off the event loops (a
+        // Hazelcast thread), and the answer would be an empty 200 (eclipse-vertx/vert.x#4705).
         return client.request(options)
-                .compose(request -> request.send())
-                .compose(response -> response.body().map(body -> {
+                .compose(request -> request.send().compose(response -> response.body().map(body -> {
                     String type = response.getHeader("Content-Type");
                     return new OriginAnswer(response.statusCode(), type == null ? "application/octet-stream" : type,
                             body.getBytes());
-                }))
+                })))
                 .<OriginAnswer>transform(result -> result.succeeded()
                         ? io.vertx.core.Future.succeededFuture(result.result())
                         : io.vertx.core.Future.failedFuture(unavailable(result.cause())))

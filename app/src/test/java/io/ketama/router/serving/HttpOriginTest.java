@@ -92,6 +92,21 @@ class HttpOriginTest {
         assertThat(missing.cacheable()).isFalse();
     }
 
+    /**
+     * Fetches made from a thread outside Vert.x (a test, a retry after its delay) keep their body:
+     * the body is asked for in the same step that receives the response, not in a later one that may
+     * run after the body has gone by (Vert.x's HttpClient, eclipse-vertx/vert.x#4705).
+     */
+    @Test
+    void fetchesFromAThreadOutsideVertxKeepTheirBody() throws Exception {
+        HttpOrigin origin = origin(base("/static/"), Duration.ofSeconds(5));
+        // the old chain lost about one body in 2,000 here (fetch 1,149 of 2,000 once)
+        for (int i = 0; i < 5_000; i++) {
+            OriginAnswer a = now(origin, "k" + i);
+            assertThat(new String(a.body(), StandardCharsets.UTF_8)).as("fetch %d", i).isEqualTo("got /static/k" + i);
+        }
+    }
+
     @Test
     void bytesAUrlCannotHoldAreEscapedAndValidEscapesKept() throws Exception {
         HttpOrigin origin = origin(base("/static"), Duration.ofSeconds(5));
