@@ -45,7 +45,8 @@ import org.junit.jupiter.api.Test;
  * generation (so it includes the polling); the figures are printed. The issue asks for 1 s; the
  * assertion allows {@link #APPLY_BOUND}, because these JVMs share a loaded machine with the build.
  * Members run with {@code quarkus.ketama.hazelcast.member-allowlist=127.0.0.1}.
- * Ports: HTTP 20011–20015, management 20111–20115, Hazelcast 20751–20755 (engineer "cluster"'s block).
+ * Ports: HTTP and management any free ones (read back from each member's log); Hazelcast 20751–20755
+ * (fixed, because every member lists the others to join; the cluster name is unique to the run).
  */
 class ClusterControlIT {
 
@@ -65,18 +66,73 @@ class ClusterControlIT {
     private static final List<Member> STARTED = new CopyOnWriteArrayList<>();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** One JVM of the application. */
-    private record Member(int index, Process process, Path log) {
+    /**
+     * One JVM of the application. Its HTTP and management ports are any free ones (port 0): they are
+     * read from the start-up line Quarkus logs, so another process on the machine cannot take them
+     * between a pick and a bind.
+     */
+    private static final class Member {
+        private static final Pattern PORTS = Pattern.compile(
+                "Listening on: http://127\\.0\\.0\\.1:(\\d+)\\. Management interface listening on http://127\\.0\\.0\\.1:(\\d+)");
+
+        private final int index;
+        private final Process process;
+        private final Path log;
+        private volatile int httpPort;
+        private volatile int managementPort;
+
+        Member(int index, Process process, Path log) {
+            this.index = index;
+            this.process = process;
+            this.log = log;
+        }
+
+        int index() {
+            return index;
+        }
+
+        Process process() {
+            return process;
+        }
+
+        Path log() {
+            return log;
+        }
+
+        /** Whether the member has logged the ports it listens on (it has started). */
+        boolean portsKnown() {
+            if (managementPort != 0) {
+                return true;
+            }
+            try {
+                Matcher started = PORTS.matcher(Files.readString(log));
+                if (started.find()) {
+                    httpPort = Integer.parseInt(started.group(1));
+                    managementPort = Integer.parseInt(started.group(2));
+                }
+            } catch (IOException notYet) {
+                // the log is not there yet: not started
+            }
+            return managementPort != 0;
+        }
+
         int httpPort() {
-            return 20010 + index;
+            return requirePorts(httpPort);
         }
 
         int managementPort() {
-            return 20110 + index;
+            return requirePorts(managementPort);
+        }
+
+        private int requirePorts(int port) {
+            if (!portsKnown()) {
+                throw new AssertionError(name() + " has not logged its ports yet; log " + log);
+            }
+            return port;
         }
 
         String name() {
-            return "member " + index + " (HTTP " + httpPort() + ")";
+            return "member " + index + (httpPort == 0 ? "" : " (HTTP " + httpPort + ")");
         }
     }
 
@@ -93,8 +149,8 @@ class ClusterControlIT {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(HAZELCAST_FLAGS);
         command.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC",
-                "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + (20010 + index),
-                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=" + (20110 + index),
+                "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
+                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
                 "-Dquarkus.ketama.hazelcast.cluster-name=" + CLUSTER,
                 "-Dquarkus.ketama.hazelcast.port=" + (20750 + index),
                 "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
@@ -144,6 +200,9 @@ class ClusterControlIT {
     }
 
     private static boolean ready(Member m) {
+        if (!m.portsKnown()) {
+            return false;
+        }
         HttpResponse<String> r = get("http://127.0.0.1:" + m.httpPort() + "/q/health/ready");
         return r != null && r.statusCode() == 200;
     }
