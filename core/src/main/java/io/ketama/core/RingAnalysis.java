@@ -194,6 +194,10 @@ public final class RingAnalysis<T> {
             throw new IllegalArgumentException("target CoV must be a finite number > 0, was " + targetCov);
         }
         WeightSums w = WeightSums.of(weights);
+        if (w.numerator() == 0) {
+            // one node: CoV 0 at every k (and 0 / target² would be NaN where target² underflows to 0)
+            return 1;
+        }
         double k = Math.ceil((w.numerator() / (targetCov * targetCov) - 1) / w.total());
         if (k > Integer.MAX_VALUE - 1) {
             throw new IllegalArgumentException("target CoV " + targetCov + " needs more than " + Integer.MAX_VALUE

@@ -132,6 +132,14 @@ class RingAnalysisTest {
     }
 
     @Test
+    void oneNodeMeetsEveryTargetWithOnePointEvenWhenTheTargetSquaredUnderflows() {
+        // one node owns the whole circle: CoV 0 at any k; 1e-300 squared is 0 in double, 0 / 0 was NaN
+        for (double target : new double[] {1e-300, Double.MIN_VALUE, 1e-9, 0.5}) {
+            assertThat(RingAnalysis.pointsPerWeightFor(target, List.of(7))).as("target %s", target).isEqualTo(1);
+        }
+    }
+
+    @Test
     void badArgumentsAreNamed() {
         assertThatThrownBy(() -> RingAnalysis.pointsPerWeightFor(0, List.of(1, 2)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("target CoV").hasMessageContaining("> 0");
