@@ -75,8 +75,8 @@ final class IpLiteral {
             }
             int start = i;
             int value = 0;
-            while (i < n && Character.digit(s.charAt(i), 16) >= 0 && i - start < 4) {
-                value = value * 16 + Character.digit(s.charAt(i), 16);
+            while (i < n && hexDigit(s.charAt(i)) >= 0 && i - start < 4) {
+                value = value * 16 + hexDigit(s.charAt(i));
                 i++;
             }
             if (i < n && s.charAt(i) == '.') {
@@ -131,6 +131,19 @@ final class IpLiteral {
             out[2 * g + 1] = (byte) full[g];
         }
         return out;
+    }
+
+    /**
+     * The value of an ASCII hex digit, else -1. Not {@link Character#digit(char, int)}, which also
+     * reads other scripts' digits and fullwidth letters ({@code ١} as 1, {@code Ａ} as 10), none of
+     * which an address literal may contain.
+     */
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        char lower = (char) (c | 0x20);
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
     }
 
     /** Canonical text: IPv4 dotted; IPv6 per RFC 5952 with IPv4-mapped as {@code ::ffff:a.b.c.d}. */

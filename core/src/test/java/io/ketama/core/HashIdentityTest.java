@@ -64,7 +64,9 @@ class HashIdentityTest {
     @Test
     void pingoraStyleRefusesWhatIsNotAnIpSocketAddress() {
         for (String bad : List.of("cache-a:80", "10.0.0.1", "::1:80", "[::1]", "10.0.0.1:65536", "10.0.0.256:80",
-                "010.0.0.1:80", "[::1:80", "[1:2:3:4:5:6:7:8:9]:80", "[1::2::3]:80", ":80", "10.0.0.1:")) {
+                "010.0.0.1:80", "[::1:80", "[1:2:3:4:5:6:7:8:9]:80", "[1::2::3]:80", ":80", "10.0.0.1:",
+                // hex digits are ASCII only: Character.digit would read ARABIC-INDIC ONE and FULLWIDTH A as 1 and a
+                "[::\u0661]:80", "[fe80::\uFF21]:80")) {
             assertThatThrownBy(() -> HashIdentity.pingora(bad)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'" + bad + "'")
