@@ -1,5 +1,6 @@
 package io.ketama.core;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -60,8 +61,11 @@ public enum HashStyle {
      *   <li>{@code hashring}: the text exactly as written (hashring hashes {@code server + "-" + i});</li>
      *   <li>{@code spymemcached}: the text of {@code String.valueOf(InetSocketAddress)} without its
      *       leading {@code /}, which is what spymemcached hashes: {@code 10.0.0.1:11211} as written,
-     *       {@code [::1]:11211} in Java's form {@code [0:0:0:0:0:0:0:1]:11211}, and a resolved host
-     *       name as {@code name/10.0.0.1:11211}. Names are never resolved here, so write a named
+     *       {@code [::1]:11211} in Java's form {@code [0:0:0:0:0:0:0:1]:11211} (a zone id kept as
+     *       written: {@code [fe80::1%3]:11211} is {@code [fe80:0:0:0:0:0:0:1%3]:11211}), an
+     *       IPv4-mapped {@code [::ffff:10.0.0.1]:11211} as {@code 10.0.0.1:11211} (Java makes it an
+     *       IPv4 address), and a resolved host name as {@code name/10.0.0.1:11211} or
+     *       {@code name/[0:0:0:0:0:0:0:1]:11211}. Names are never resolved here, so write a named
      *       server in that {@code name/IP:port} form.</li>
      * </ul>
      *
@@ -83,18 +87,36 @@ public enum HashStyle {
 
     private static String spymemcachedText(String server) {
         String text = server.startsWith("/") ? server.substring(1) : server;
-        int close = text.lastIndexOf("]:");
-        if (text.startsWith("[") && close > 0) {
-            byte[] v6 = IpLiteral.parseIpv6(text.substring(1, close));
+        int slash = text.lastIndexOf('/');
+        String name = text.substring(0, slash + 1); // "name/" of a resolved host name, or nothing
+        String address = text.substring(slash + 1);
+        int close = address.lastIndexOf("]:");
+        if (address.startsWith("[") && close > 0) {
+            String literal = address.substring(1, close);
+            byte[] v6 = IpLiteral.parseIpv6(literal);
             if (v6 != null) {
-                StringBuilder s = new StringBuilder("[");
+                String port = address.substring(close + 1);
+                if (isIpv4Mapped(v6)) {
+                    return name + IpLiteral.format(Arrays.copyOfRange(v6, 12, 16)) + port; // Java makes it an Inet4Address
+                }
+                StringBuilder s = new StringBuilder(name).append('[');
                 for (int g = 0; g < 8; g++) {
                     s.append(g == 0 ? "" : ":").append(Integer.toHexString((v6[2 * g] & 0xFF) << 8 | (v6[2 * g + 1] & 0xFF)));
                 }
-                return s.append(text, close, text.length()).toString();
+                int zone = literal.indexOf('%');
+                return s.append(zone >= 0 ? literal.substring(zone) : "").append(']').append(port).toString();
             }
         }
         return text;
+    }
+
+    private static boolean isIpv4Mapped(byte[] v6) {
+        for (int i = 0; i < 10; i++) {
+            if (v6[i] != 0) {
+                return false;
+            }
+        }
+        return v6[10] == (byte) 0xFF && v6[11] == (byte) 0xFF;
     }
 
     /** Whether this style places keys by itself (a memcached style) rather than through a {@link RingVersion}. */

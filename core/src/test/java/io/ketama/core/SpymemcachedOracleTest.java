@@ -262,6 +262,29 @@ class SpymemcachedOracleTest {
     }
 
     @Test
+    void ipv6WrittenAsPeopleWriteItHashesAsJavaPrintsTheSocketAddress() throws Exception {
+        // Java turns an IPv4-mapped literal into an Inet4Address, keeps a numeric zone id, and
+        // prints a resolved name's IPv6 address in its long form too; no name is looked up here
+        byte[] v6 = {0x20, 0x01, 0x0d, (byte) 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7};
+        List<Server> servers = List.of(
+                new Server(new InetSocketAddress(InetAddress.getByName("10.0.0.1"), 11211), "10.0.0.1:11211", 1),
+                new Server(new InetSocketAddress(InetAddress.getByName("::ffff:10.0.0.7"), 11211), "[::ffff:10.0.0.7]:11211", 1),
+                new Server(new InetSocketAddress(InetAddress.getByName("fe80::1%3"), 11211), "[fe80::1%3]:11211", 1),
+                new Server(new InetSocketAddress(InetAddress.getByAddress("cache-v6.example", v6), 11211),
+                        "cache-v6.example/[2001:db8::7]:11211", 1));
+        Case c = build("IPv4-mapped, scoped and named IPv6", HashStyle.SPYMEMCACHED, servers, false);
+        int[] hashes = c.ring().points().hashes();
+        TreeMap<Long, MemcachedNode> continuum = SpyOracle.continuum(c.spy());
+        assertThat(hashes).hasSize(continuum.size());
+        int i = 0;
+        for (Map.Entry<Long, MemcachedNode> e : continuum.entrySet()) {
+            assertThat(Integer.toUnsignedLong(hashes[i])).as("point %d", i).isEqualTo(e.getKey());
+            assertThat(c.ring().points().nodeIndexAt(i)).as("owner of point %d", i).isEqualTo(c.indexOf(e.getValue()));
+            i++;
+        }
+    }
+
+    @Test
     void aWeightMapOfEqualWeightsGivesSomeServerCountsFewerPointsAsSpymemcachedDoes() throws Exception {
         List<Server> s = equalWeights(servers(25, 25, 1));
         Case map = build("map", HashStyle.SPYMEMCACHED_WEIGHTED, s, true);
