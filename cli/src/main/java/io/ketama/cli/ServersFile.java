@@ -14,11 +14,15 @@ import java.util.List;
  * Reads a servers file: one server per line, either an nginx line
  * {@code server ADDRESS [weight=N] [other parameters];} or {@code ADDRESS [WEIGHT]}. Blank lines
  * and comments (from a {@code #} at the start of a line or after white space, to the end of the
- * line) are ignored; anything else is an error that names the file and line. Weights follow
+ * line) are ignored, and so is a UTF-8 byte-order mark at the start of the file; anything else
+ * is an error that names the file and line. Weights follow
  * {@link Node#WEIGHT_RULE}, as for the members of a cluster; nginx parameters other than
  * {@code weight=} are accepted and ignored, as they do not change the ring.
  */
 final class ServersFile {
+
+    /** U+FEFF, which editors that save UTF-8 "with BOM" put at the start of a file. */
+    private static final String BYTE_ORDER_MARK = "\uFEFF";
 
     private ServersFile() {
     }
@@ -36,7 +40,12 @@ final class ServersFile {
         }
         List<ServerEntry> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            ServerEntry entry = parse(stripComment(lines.get(i)).trim(), i + 1, file);
+            String line = lines.get(i);
+            if (i == 0 && line.startsWith(BYTE_ORDER_MARK)) {
+                // a signature some editors write, not text: left in, it would silently rename (and rehash) the first server
+                line = line.substring(1);
+            }
+            ServerEntry entry = parse(stripComment(line).trim(), i + 1, file);
             if (entry != null) {
                 out.add(entry);
             }

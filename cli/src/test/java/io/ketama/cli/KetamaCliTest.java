@@ -158,6 +158,24 @@ class KetamaCliTest {
     }
 
     @Test
+    void aByteOrderMarkAtTheStartOfAServersFileIsNotPartOfTheFirstAddress() throws Exception {
+        // editors that save UTF-8 with a byte-order mark put U+FEFF before the first line
+        KetamaRing<String> ring = KetamaRing.build(RingVersion.V1, nodes("nginx", "10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80 2"));
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            keys.add("key-" + i);
+        }
+        List<String> expected = keys.stream().map(k -> ring.locate(k).payload()).toList();
+        for (String text : List.of("\uFEFF10.0.0.1:80\n10.0.0.2:80\n10.0.0.3:80 2\n",
+                "\uFEFFserver 10.0.0.1:80;\nserver 10.0.0.2:80;\nserver 10.0.0.3:80 weight=2;\n")) {
+            Path servers = file("bom.txt", text);
+            CliRun r = CliRun.of(String.join("\n", keys), "route", "--servers", servers.toString());
+            assertThat(r.stderr()).isEmpty();
+            assertThat(r.lines()).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
     void routePingoraStyleHashesCanonicalAddressesButPrintsThemAsWritten() throws Exception {
         Path servers = file("v6.txt", "[::1]:7777\n[0:0::0001]:7778\n[::1]:7779\n");
         KetamaRing<String> ring = KetamaRing.build(RingVersion.V1, nodes("pingora", "[::1]:7777", "[0:0::0001]:7778", "[::1]:7779"));
