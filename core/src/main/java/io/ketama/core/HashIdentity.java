@@ -22,7 +22,9 @@ import java.util.Objects;
  *
  * <p>The natural order ({@link #compareTo}) decides v2 ties: IP literals first, ordered as Rust
  * orders socket addresses (every IPv4 before every IPv6, then address bytes unsigned, then port),
- * then every other identity by its bytes. The order is total and consistent with {@code equals}.
+ * then every other identity by its bytes (and identities of equal bytes, which a NUL inside the
+ * host or port or unpaired surrogates can make, by host then port text). The order is total and
+ * consistent with {@code equals}.
  */
 public final class HashIdentity implements Comparable<HashIdentity> {
 
@@ -185,7 +187,14 @@ public final class HashIdentity implements Comparable<HashIdentity> {
         } else if (o.ip != null) {
             return 1;
         }
-        return Arrays.compareUnsigned(bytes, o.bytes);
+        int c = Arrays.compareUnsigned(bytes, o.bytes);
+        if (c != 0) {
+            return c;
+        }
+        // the same bytes from other texts (a NUL inside host or port, unpaired surrogates that both
+        // encode as '?'): they make the same points, so v2 needs an order that does not depend on input order
+        c = host.compareTo(o.host);
+        return c != 0 ? c : port.compareTo(o.port);
     }
 
     @Override

@@ -140,6 +140,25 @@ class HashIdentityTest {
                 "10.0.0.2:9", "10.0.0.2:80", "10.0.0.10:80", "255.255.255.255:1", "[::1]:80", "cache-a:80");
     }
 
+    @Test
+    void identitiesThatHashTheSameBytesAreStillOrderedConsistentlyWithEquals() {
+        // a NUL inside host or port moves the separator; unpaired surrogates both encode as '?'
+        List<HashIdentity[]> pairs = List.of(
+                new HashIdentity[] {HashIdentity.of("a", "\0b"), HashIdentity.of("a\0", "b")},
+                new HashIdentity[] {HashIdentity.of("cache-\uD800", "80"), HashIdentity.of("cache-\uDBFF", "80")});
+        for (HashIdentity[] p : pairs) {
+            HashIdentity a = p[0];
+            HashIdentity b = p[1];
+            assertThat(a).isNotEqualTo(b);
+            assertThat(Integer.signum(a.compareTo(b))).as("%s vs %s", a, b).isNotZero().isEqualTo(-Integer.signum(b.compareTo(a)));
+            // so v2 gives their (identical) points to the same one whatever the input order
+            List<Node<String>> ab = List.of(Node.of(a, 1, "a"), Node.of(b, 1, "b"));
+            List<Node<String>> ba = List.of(Node.of(b, 1, "b"), Node.of(a, 1, "a"));
+            assertThat(KetamaRing.build(RingVersion.V2, ab).locateHash(0).payload())
+                    .isEqualTo(KetamaRing.build(RingVersion.V2, ba).locateHash(0).payload());
+        }
+    }
+
     /** crc32(text ‖ 00 00 00 00): a node's first point, by the JDK's CRC. */
     static int firstPoint(String hashedText) {
         return chained(hashedText.getBytes(StandardCharsets.UTF_8), 0);
