@@ -21,8 +21,9 @@ import java.util.Set;
  * points out by weight among all servers, the ring of {@code S} is the full ring's points of the
  * nodes having {@code S} (each node keeps its point count), as a feature ring is defined; keys
  * hash as the ring hashes them ({@link KetamaRing#hashKey}). An empty {@code S} is the full ring. A set no
- * node satisfies, or naming a tag no node has, answers "no node" ({@code null}, -1, nothing) and
- * never throws.
+ * node satisfies, naming a tag no node has, or whose nodes have no points (a memcached style gives
+ * none to a server of a small enough weight share) answers "no node" ({@code null}, -1, nothing)
+ * and never throws.
  *
  * <h2>How</h2>
  * By default a lookup walks the full ring from the key's position, skipping points of nodes

@@ -127,7 +127,8 @@ final class FeatureSetCache<T> {
                 }
             }
             FeaturePlan<T> p;
-            if (count == 0) {
+            if (count == 0 || qualifyingPoints == 0) {
+                // no points: a memcached style can leave a light server none, and its dedicated ring would be empty
                 p = FeaturePlan.none(key);
             } else if (count == nodes.size()) {
                 p = FeaturePlan.full(key);

@@ -59,6 +59,24 @@ class MemcachedFeatureRingsTest {
         }
     }
 
+    @Test
+    void aSetWhoseNodesGotNoPointsAnswersNoNodeWalkedOrMaterialised() {
+        // weight 1 of 1,001 gets floor(1/1001 x 40 x 2) = 0 digests from both clients: the ring of "ssd" is empty
+        for (HashStyle style : List.of(HashStyle.SPYMEMCACHED, HashStyle.HASHRING)) {
+            KetamaRing<String> ring = KetamaRing.build(style, List.of(
+                    new Node<>(style.identity("10.1.0.1:11211"), 1, Set.of("ssd"), "light"),
+                    new Node<>(style.identity("10.1.0.2:11211"), 1000, Set.of(), "heavy")));
+            assertThat(ring.points().generatedPointsOf(0)).as(style.label()).isZero();
+            for (FeatureRings<String> rings : List.of(FeatureRings.of(ring, 0), FeatureRings.of(ring, Long.MAX_VALUE))) {
+                byte[] key = "key".getBytes(StandardCharsets.UTF_8);
+                assertThat(rings.locate(key, Set.of("ssd"))).as("%s, budget %d", style, rings.memoryBudgetBytes()).isNull();
+                assertThat(rings.nodeIndexForHash(ring.hashKey(key), Set.of("ssd"))).isEqualTo(-1);
+                assertThat(list(rings.failover(key, Set.of("ssd")))).isEmpty();
+                assertThat(rings.candidatesForHash(0, Set.of("ssd"), 2)).isEmpty();
+            }
+        }
+    }
+
     private static <T> List<T> list(Iterator<T> it) {
         List<T> out = new ArrayList<>();
         it.forEachRemaining(out::add);
