@@ -1,5 +1,6 @@
 package io.ketama.router.serving;
 
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class HttpOrigin implements Origin {
 
+    private final Vertx vertx;
     private final String base;
     private final String basePath;
     private final Duration timeout;
@@ -54,6 +56,7 @@ public final class HttpOrigin implements Origin {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("origin max connections must be >= 1, was " + maxConnections);
         }
+        this.vertx = vertx;
         String text = uri.toString();
         this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
@@ -86,12 +89,33 @@ public final class HttpOrigin implements Origin {
         // The body is asked for in the step that receives the response: a later step of the outer
         // chain may run after the body has gone by when the fetch began off the event loops (a
         // Hazelcast thread), and the answer would be an empty 200 (eclipse-vertx/vert.x#4705).
+        long start = System.nanoTime();
         return client.request(options)
-                .compose(request -> request.send().compose(response -> response.body().map(body -> {
-                    String type = response.getHeader("Content-Type");
-                    return new OriginAnswer(response.statusCode(), type == null ? "application/octet-stream" : type,
-                            body.getBytes());
-                })))
+                .compose(request -> {
+                    // The request's own timeout is an idle timeout, which every byte that arrives
+                    // restarts: an origin that trickles its body would hold this fetch (and every
+                    // request waiting for it) as long as it likes. The whole answer has a deadline.
+                    Promise<OriginAnswer> answer = Promise.promise();
+                    long left = timeout.toMillis() - (System.nanoTime() - start) / 1_000_000;
+                    long deadline = vertx.setTimer(Math.max(1, left), id -> {
+                        if (answer.tryFail(new TimeoutException("no whole answer within " + timeout.toMillis() + " ms"))) {
+                            request.reset(); // frees the connection the trickle holds
+                        }
+                    });
+                    request.send().compose(response -> response.body().map(body -> {
+                        String type = response.getHeader("Content-Type");
+                        return new OriginAnswer(response.statusCode(), type == null ? "application/octet-stream" : type,
+                                body.getBytes());
+                    })).onComplete(result -> {
+                        vertx.cancelTimer(deadline);
+                        if (result.succeeded()) {
+                            answer.tryComplete(result.result());
+                        } else {
+                            answer.tryFail(result.cause());
+                        }
+                    });
+                    return answer.future();
+                })
                 .<OriginAnswer>transform(result -> result.succeeded()
                         ? io.vertx.core.Future.succeededFuture(result.result())
                         : io.vertx.core.Future.failedFuture(unavailable(result.cause())))

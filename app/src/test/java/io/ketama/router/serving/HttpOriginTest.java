@@ -65,6 +65,22 @@ class HttpOriginTest {
             }
             exchange.close();
         });
+        server.createContext("/trickle/", exchange -> {
+            // a byte every 50 ms for 15 s: never idle for long, never done in time
+            exchange.sendResponseHeaders(200, 0);
+            try {
+                for (int i = 0; i < 300 && never.getCount() > 0; i++) {
+                    exchange.getResponseBody().write('x');
+                    exchange.getResponseBody().flush();
+                    Thread.sleep(50);
+                }
+            } catch (IOException e) {
+                // the client gave up: what a timeout should make it do
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
         server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
     }
@@ -120,6 +136,20 @@ class HttpOriginTest {
         assertThatThrownBy(() -> now(origin, "k")).isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(OriginUnavailableException.class)
                 .hasMessageContaining("did not answer within 200 ms");
+    }
+
+    /**
+     * The timeout bounds the whole answer, as {@code ketama.router.origin.timeout} says: an origin
+     * that keeps sending a byte now and then must not hold the fetch (its single-flight waiters and
+     * its slot of the origin bound) for as long as it likes. Vert.x's request timeout alone is an
+     * idle timeout, which each byte restarts.
+     */
+    @Test
+    void anOriginThatTricklesItsBodyTimesOutToo() {
+        HttpOrigin origin = origin(base("/trickle"), Duration.ofSeconds(1));
+        assertThatThrownBy(() -> now(origin, "k")).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(OriginUnavailableException.class)
+                .hasMessageContaining("did not answer within 1000 ms");
     }
 
     @Test
