@@ -157,7 +157,7 @@ public interface RouterConfig {
         }
 
         interface Breaker {
-            /** Forwards in the rolling window a member's circuit breaker judges. */
+            /** Forwards in the rolling window a member's circuit breaker judges, 1 to 100000. */
             @WithDefault("4")
             int requestVolumeThreshold();
 

@@ -29,8 +29,10 @@ public record ForwardSettings(Duration timeout, int maxRetries, Duration retryDe
         require(!timeout.isNegative() && !timeout.isZero(), ".timeout: forward timeout must be > 0, was " + timeout);
         require(maxRetries >= 0 && maxRetries <= 10, ".max-retries: forward max retries must be in 0..10, was " + maxRetries);
         require(!retryDelay.isNegative(), ".retry-delay: forward retry delay must be >= 0, was " + retryDelay);
-        require(breakerVolumeThreshold >= 1,
-                ".breaker.request-volume-threshold: breaker request volume threshold must be >= 1, was " + breakerVolumeThreshold);
+        // the breaker holds an entry per forward of its window, made with the first forward to a member
+        require(breakerVolumeThreshold >= 1 && breakerVolumeThreshold <= 100_000,
+                ".breaker.request-volume-threshold: breaker request volume threshold must be in 1..100000, was "
+                        + breakerVolumeThreshold);
         require(breakerFailureRatio > 0 && breakerFailureRatio <= 1,
                 ".breaker.failure-ratio: breaker failure ratio must be in (0, 1], was " + breakerFailureRatio);
         require(!breakerDelay.isNegative(), ".breaker.delay: breaker delay must be >= 0, was " + breakerDelay);

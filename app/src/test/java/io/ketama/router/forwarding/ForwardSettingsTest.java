@@ -33,10 +33,25 @@ class ForwardSettingsTest {
         assertThatThrownBy(() -> with(Duration.ofSeconds(1), 1, 1.5, 3)).hasMessageContaining("failure ratio must be in (0, 1]");
         assertThatThrownBy(() -> with(Duration.ofSeconds(1), 1, 0.5, 0)).hasMessageContaining("max candidates must be >= 1");
         assertThatThrownBy(() -> new ForwardSettings(Duration.ofSeconds(1), 1, Duration.ofMillis(10), 0, 0.5,
-                Duration.ofSeconds(5), 3, 256, 32)).hasMessageContaining("request volume threshold must be >= 1");
+                Duration.ofSeconds(5), 3, 256, 32)).hasMessageContaining("request volume threshold must be in 1..100000");
         assertThatThrownBy(() -> bulkhead(0, 32)).hasMessageStartingWith(".bulkhead.max-in-flight:")
                 .hasMessageContaining("1..100000");
         assertThatThrownBy(() -> bulkhead(256, 0)).hasMessageStartingWith(".bulkhead.max-waiting:")
                 .hasMessageContaining("1..100000");
+    }
+
+    /**
+     * The breaker keeps one entry per forward of its window, made with the first forward to each
+     * member: a window the settings accepted but no guard can hold would fail every forward instead
+     * of the start-up (Integer.MAX_VALUE: "Requested array size exceeds VM limit").
+     */
+    @Test
+    void aBreakerWindowBeyondWhatAGuardCanHoldIsRefusedAtStartUp() {
+        assertThatThrownBy(() -> new ForwardSettings(Duration.ofSeconds(1), 1, Duration.ofMillis(10), Integer.MAX_VALUE, 0.5,
+                Duration.ofSeconds(5), 3, 256, 32)).hasMessageStartingWith(".breaker.request-volume-threshold:")
+                .hasMessageContaining("1..100000");
+        ForwardSettings largest = new ForwardSettings(Duration.ofSeconds(1), 1, Duration.ofMillis(10), 100_000, 0.5,
+                Duration.ofSeconds(5), 3, 256, 32);
+        assertThat(new MemberGuard("m", largest).breakerOpen()).isFalse();
     }
 }
