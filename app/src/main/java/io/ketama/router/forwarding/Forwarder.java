@@ -117,6 +117,13 @@ public final class Forwarder {
             return guard;
         }
         watcher.made(made);
+        // The member may have left since forward() checked: membersNow may have passed over the
+        // map before the guard was in it, or dropped it before it was made. Dropped here, after
+        // made, its meters cannot outlive it.
+        if (!members.contains(target.getUuid())) {
+            guards.remove(target.getUuid(), made);
+            watcher.dropped(made);
+        }
         return made;
     }
 }
