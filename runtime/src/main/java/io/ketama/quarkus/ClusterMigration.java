@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The migration state of the whole cluster: one {@link MigrationState} in the Hazelcast map
@@ -172,12 +173,26 @@ final class ClusterMigration implements AutoCloseable {
      */
     MigrationState update(MigrationSettings next, long expectedGeneration, String who) {
         Objects.requireNonNull(next, "next");
+        return update(settings -> next, expectedGeneration, who);
+    }
+
+    /**
+     * {@link #update(MigrationSettings, long, String)} with the settings {@code change} makes of the
+     * state the change is applied on top of: a change of some fields keeps the others as they are
+     * then, not as this member last applied them (a change another member just made, or one made
+     * here at the same time, would be undone).
+     *
+     * @param change the new settings from the current ones; may be called more than once (it must
+     *               not have side effects), and may throw {@link IllegalArgumentException}
+     */
+    MigrationState update(UnaryOperator<MigrationSettings> change, long expectedGeneration, String who) {
+        Objects.requireNonNull(change, "change");
         Objects.requireNonNull(who, "who");
         synchronized (lock) {
             if (source == MigrationSource.MEMBER) {
                 MigrationState base = current;
                 checkExpected(base, expectedGeneration);
-                MigrationState changed = base.next(next, who, clock.instant());
+                MigrationState changed = base.next(change.apply(base.settings()), who, clock.instant());
                 apply(changed);
                 logChange(base, changed, "this member only");
                 return changed;
@@ -189,7 +204,7 @@ final class ClusterMigration implements AutoCloseable {
                     base = current; // malformed: replaced by a well-formed next generation of ours
                 }
                 checkExpected(base, expectedGeneration);
-                MigrationState changed = base.next(next, who, clock.instant());
+                MigrationState changed = base.next(change.apply(base.settings()), who, clock.instant());
                 String text = MigrationStateText.encode(changed);
                 boolean won = stored == null ? map.putIfAbsent(KEY, text) == null : map.replace(KEY, stored, text);
                 if (won) {

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A member's part in the cluster, without CDI: it keeps the rings current (rebuilt from the
@@ -183,6 +184,11 @@ public final class ClusterRings implements AutoCloseable {
     /** See {@link RingSelector#updateMigration(MigrationSettings, long, String)}. */
     public MigrationState updateMigration(MigrationSettings next, long expectedGeneration, String who) {
         return migration.update(next, expectedGeneration, who);
+    }
+
+    /** See {@link ClusterMigration#update(UnaryOperator, long, String)}. */
+    MigrationState changeMigration(UnaryOperator<MigrationSettings> change, long expectedGeneration, String who) {
+        return migration.update(change, expectedGeneration, who);
     }
 
     MigrationRamp ramp() {

@@ -92,10 +92,14 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
     }
 
     private static JsonObject apply(RingSelector selector, MigrationChange change, long ifMatch, String caller) {
-        MigrationState before = selector.migration();
-        MigrationSettings next = change.applyTo(before.settings());
-        MigrationState after = selector.updateMigration(next, ifMatch, "admin " + caller);
-        LOG.infof("ketama admin: %s changed the migration from %s to %s, generation %d", caller, before.settings(),
+        // the fields left out keep the values current when the change is applied, not those this
+        // member applied when the request came: a change made meanwhile (here or on another member) stays
+        MigrationSettings[] before = new MigrationSettings[1];
+        MigrationState after = selector.changeMigration(current -> {
+            before[0] = current;
+            return change.applyTo(current);
+        }, ifMatch, "admin " + caller);
+        LOG.infof("ketama admin: %s changed the migration from %s to %s, generation %d", caller, before[0],
                 after.settings(), after.generation());
         return view(selector);
     }

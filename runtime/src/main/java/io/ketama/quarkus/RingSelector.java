@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Which member of the Hazelcast cluster owns a cache key. Inject it anywhere:
@@ -166,6 +167,15 @@ public class RingSelector {
      */
     public MigrationState updateMigration(MigrationSettings settings, long expectedGeneration, String changedBy) {
         return cluster.updateMigration(Objects.requireNonNull(settings, "settings"), expectedGeneration,
+                Objects.requireNonNull(changedBy, "changedBy"));
+    }
+
+    /**
+     * {@link #updateMigration(MigrationSettings, long, String)} with the settings {@code change}
+     * makes of those current when it is applied (the admin plane's change of some fields).
+     */
+    MigrationState changeMigration(UnaryOperator<MigrationSettings> change, long expectedGeneration, String changedBy) {
+        return cluster.changeMigration(Objects.requireNonNull(change, "change"), expectedGeneration,
                 Objects.requireNonNull(changedBy, "changedBy"));
     }
 
