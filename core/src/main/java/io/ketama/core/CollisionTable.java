@@ -16,9 +16,9 @@ import java.util.Arrays;
  * <h2>Layout</h2>
  * For each ring position where a collision happened (ascending), the distinct losing nodes other
  * than the winner, in tie-break order (best first), in CSR form: {@code losers[start[i], start[i+1])}.
- * An open-addressing set of those positions ({@code slots}, at most half full) answers "did a
- * collision happen here?" with one or two reads, which a filtered walk asks at every point it
- * skips. Collisions are rare (about {@code points² / 2³³}: ~1,300 for 3.3 M points), so the table
+ * An open-addressing set of those positions ({@code slots}, at most half full, homed by Fibonacci
+ * hashing) answers "did a collision happen here?" with one or two reads, which a filtered walk
+ * asks at every point it skips. Collisions are rare (about {@code points² / 2³³}: ~1,300 for 3.3 M points), so the table
  * is tiny.
  */
 final class CollisionTable {
@@ -30,6 +30,8 @@ final class CollisionTable {
     private final int[] losers;
     /** Collision index + 1 by hashed position; 0 = empty. */
     private final int[] slots;
+    /** {@code 32 − log2(slots.length)}: a position's home slot is the top bits of its Fibonacci hash. */
+    private final int shift;
 
     private CollisionTable(int[] positions, int[] start, int[] losers) {
         this.positions = positions;
@@ -40,6 +42,7 @@ final class CollisionTable {
             capacity <<= 1;
         }
         this.slots = new int[capacity];
+        this.shift = Integer.numberOfLeadingZeros(capacity) + 1;
         for (int i = 0; i < positions.length; i++) {
             int j = slot(positions[i]);
             while (slots[j] != 0) {
@@ -49,8 +52,9 @@ final class CollisionTable {
         }
     }
 
-    private int slot(int position) {
-        return (position * 0x9E3779B9 >>> 16) & (slots.length - 1);
+    /** Home slot of {@code position}: as many top bits of {@code position × 0x9E3779B9} as the table has index bits. */
+    int slot(int position) {
+        return position * 0x9E3779B9 >>> shift;
     }
 
     /** Index of the collision at ring position {@code position}, or -1 when none happened there. */
