@@ -73,6 +73,12 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         return new RingOptions(servers, version, points, style);
     }
 
+    /** Whether {@code digits} (decimal, as {@link HashIdentity#nginx} takes a port) is a port from 1 to 65535. */
+    private static boolean isPort(String digits) {
+        String t = digits.replaceFirst("^0+", "");
+        return !t.isEmpty() && t.length() <= 5 && Integer.parseInt(t) <= 65535;
+    }
+
     /** Reads the servers file and builds the ring; each node's payload is its address as written. */
     KetamaRing<String> build() throws CliException {
         List<ServerEntry> entries = ServersFile.read(servers);
@@ -84,6 +90,11 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
                 identity = style.identity(e.address());
             } catch (IllegalArgumentException ex) {
                 throw new CliException(servers + " line " + e.line() + ": " + ex.getMessage() + " (--hash-style " + style.label() + ")");
+            }
+            if (style == HashStyle.NGINX && !identity.port().isEmpty() && !isPort(identity.port())) {
+                // nginx stops with "invalid port": no nginx has this upstream, so no ring of it is nginx's
+                throw new CliException(servers + " line " + e.line() + ": port '" + identity.port() + "' of server '"
+                        + e.address() + "' is not a port nginx accepts: an integer from 1 to 65535");
             }
             Integer first = seen.putIfAbsent(identity, e.line());
             if (first != null) {

@@ -69,6 +69,11 @@ class CliBadInputTest {
             c.add(Arguments.of(List.of(cmd, "--servers", file("conf.txt", "upstream u {\n  server a:1;\n}\n")), List.of("line 1", "found 'upstream u {'")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("host.txt", "10.0.0.1:80\ncache-a:80\n"), "--hash-style", "pingora"),
                     List.of("line 2", "'cache-a:80' is not an IP socket address", "--hash-style pingora")));
+            // nginx refuses these ports ("invalid port"), so there is no nginx ring of them
+            c.add(Arguments.of(List.of(cmd, "--servers", file("port.txt", "10.0.0.1:80\n10.0.0.2:65536 2\n")),
+                    List.of("line 2", "port '65536'", "1 to 65535")));
+            c.add(Arguments.of(List.of(cmd, "--servers", file("port0.txt", "server [::1]:0 weight=2;\n")),
+                    List.of("line 1", "port '0'", "1 to 65535")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("dupv6.txt", "[::1]:80\n[0::1]:80\n"), "--hash-style", "pingora"),
                     List.of("line 2", "line 1")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("big.txt", "a:1 1000\nb:1 1000\nc:1 1000\n"), "--points-per-weight", "1000000"),
