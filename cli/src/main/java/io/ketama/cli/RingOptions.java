@@ -91,7 +91,8 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
             } catch (IllegalArgumentException ex) {
                 throw new CliException(servers + " line " + e.line() + ": " + ex.getMessage() + " (--hash-style " + style.label() + ")");
             }
-            if (style == HashStyle.NGINX && !identity.port().isEmpty() && !isPort(identity.port())) {
+            boolean emptyPort = e.address().endsWith(":") && !e.address().regionMatches(true, 0, "unix:", 0, 5);
+            if (style == HashStyle.NGINX && (emptyPort || !identity.port().isEmpty() && !isPort(identity.port()))) {
                 // nginx stops with "invalid port": no nginx has this upstream, so no ring of it is nginx's
                 throw new CliException(servers + " line " + e.line() + ": port '" + identity.port() + "' of server '"
                         + e.address() + "' is not a port nginx accepts: an integer from 1 to 65535");

@@ -74,6 +74,8 @@ class CliBadInputTest {
                     List.of("line 2", "port '65536'", "1 to 65535")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("port0.txt", "server [::1]:0 weight=2;\n")),
                     List.of("line 1", "port '0'", "1 to 65535")));
+            c.add(Arguments.of(List.of(cmd, "--servers", file("port-empty.txt", "cache-a:11211\ncache-b:\n")),
+                    List.of("line 2", "port ''", "1 to 65535")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("dupv6.txt", "[::1]:80\n[0::1]:80\n"), "--hash-style", "pingora"),
                     List.of("line 2", "line 1")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("big.txt", "a:1 1000\nb:1 1000\nc:1 1000\n"), "--points-per-weight", "1000000"),
