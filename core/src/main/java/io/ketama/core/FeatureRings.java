@@ -32,8 +32,9 @@ import java.util.Set;
  * more than 4 points and have long gaps), a dedicated ring for {@code S} is built on first use
  * ("materialised"), provided it fits the memory budget; rings of the least recently used sets
  * are evicted to make room. An evicted set walks again, and may be materialised again after
- * {@value FeatureSetCache#READMIT_AFTER_WALKS} walks, so a working set larger than the budget
- * cannot make every lookup rebuild a ring. That policy is {@link FeatureSetCache}'s; this class
+ * {@value FeatureSetCache#READMIT_AFTER_WALKS} walks (as may a set planned anew once more than
+ * {@value FeatureSetCache#MAX_PLANS} sets were planned and some plans dropped), so a working set
+ * larger than the budget cannot make every lookup rebuild a ring. That policy is {@link FeatureSetCache}'s; this class
  * answers lookups.
  *
  * <h2>Memory</h2>

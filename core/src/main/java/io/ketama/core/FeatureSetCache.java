@@ -20,7 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       evicted set walks, and earns another materialisation after {@code readmitAfterWalks}
  *       walks, so a working set larger than the budget cannot make every lookup build a ring.</li>
  *   <li><b>Plans.</b> At most {@value #MAX_PLANS} plans are kept; past that, the least recently
- *       used walked plans are dropped (and planned again when used).</li>
+ *       used walked plans are dropped (and planned again when used). Once any plan was dropped, a
+ *       set planned anew may be one whose ring was evicted, so it too earns its ring by walking
+ *       {@code readmitAfterWalks} times instead of on its first lookup.</li>
  * </ul>
  *
  * <h2>Threads</h2>
@@ -47,6 +49,8 @@ final class FeatureSetCache<T> {
     /** Recency clock, written racily by lookups; in its own object so the writes stay off this object's cache line. */
     private final long[] clock = new long[1];
     private volatile FeaturePlanTable<T> plans = FeaturePlanTable.empty();
+    /** Whether plans were ever dropped (under the lock): a new plan may then be one whose ring was evicted. */
+    private boolean plansDropped;
     private volatile long materialisedBytes;
 
     FeatureSetCache(KetamaRing<T> ring, FeatureIndex features, long budget, int readmitAfterWalks) {
@@ -127,6 +131,7 @@ final class FeatureSetCache<T> {
                 }
             }
             FeaturePlan<T> p;
+            int credit = 0;
             if (count == 0 || qualifyingPoints == 0) {
                 // no points: a memcached style can leave a light server none, and its dedicated ring would be empty
                 p = FeaturePlan.none(key);
@@ -134,11 +139,14 @@ final class FeatureSetCache<T> {
                 p = FeaturePlan.full(key);
             } else {
                 boolean small = qualifyingPoints * MATERIALISE_BELOW_ONE_IN < ring.generatedPointCount();
-                p = FeaturePlan.walk(key, qualifying, qualifyingPoints, small && budget > 0, 0);
+                // once plans were dropped, this set may be one evicted before: it earns its ring as an
+                // evicted set does, or a rotation of more sets than MAX_PLANS would build a ring per lookup
+                credit = plansDropped ? readmitAfterWalks : 0;
+                p = FeaturePlan.walk(key, qualifying, qualifyingPoints, small && budget > 0, credit);
             }
             p.stamp = ++clock[0];
             publish(plans.with(p));
-            return p.kind == FeaturePlan.Kind.WALK && p.admissible ? materialiseLocked(p) : p;
+            return p.kind == FeaturePlan.Kind.WALK && p.admissible && credit == 0 ? materialiseLocked(p) : p;
         } finally {
             lock.unlock();
         }
@@ -216,6 +224,7 @@ final class FeatureSetCache<T> {
             walked.sort(Comparator.comparingLong(p -> p.stamp));
             all.removeAll(walked.subList(0, Math.min(walked.size(), table.size() - MAX_PLANS / 2)));
             table = FeaturePlanTable.of(all);
+            plansDropped = true;
         }
         plans = table;
     }

@@ -438,6 +438,47 @@ class FeatureRingsTest {
         assertMatchesDedicated(fr, sample, randomKeyHashes(rnd, 2_000), 50);
     }
 
+    @Test
+    void aRotationOfMoreSetsThanPlansKeptDoesNotBuildARingPerLookup() {
+        // 364 sets of three of 14 tags, each tag on a quarter of the nodes: every set is small enough
+        // for a ring of its own, and the budget holds a few. Past MAX_PLANS, dropped plans are planned
+        // anew on their next lookup; an evicted set must still earn its next ring by walking
+        Random rnd = new Random(700);
+        List<Node<Integer>> nodes = new ArrayList<>();
+        for (Node<Integer> n : randomNodes(rnd, 1024, 1)) {
+            Set<String> f = new HashSet<>();
+            for (int t = 0; t < 14; t++) {
+                if (rnd.nextInt(4) == 0) {
+                    f.add("t" + t);
+                }
+            }
+            nodes.add(new Node<>(n.identity(), n.weight(), f, n.payload()));
+        }
+        KetamaRing<Integer> ring = KetamaRing.build(RingVersion.V2, 16, nodes);
+        List<Set<String>> sets = new ArrayList<>();
+        for (int a = 0; a < 14; a++) {
+            for (int b = a + 1; b < 14; b++) {
+                for (int c = b + 1; c < 14; c++) {
+                    sets.add(Set.of("t" + a, "t" + b, "t" + c));
+                }
+            }
+        }
+        assertThat(sets).hasSizeGreaterThan(FeatureSetCache.MAX_PLANS);
+        FeatureRings<Integer> fr = FeatureRings.of(ring, 10_000);
+        int builds = 0;
+        for (int round = 0; round < 4; round++) {
+            builds = 0;
+            for (Set<String> s : sets) {
+                boolean before = fr.isMaterialised(s);
+                fr.nodeIndexForHash(rnd.nextInt(), s);
+                builds += !before && fr.isMaterialised(s) ? 1 : 0;
+            }
+        }
+        assertThat(fr.materialisedCount()).isPositive();
+        assertThat(builds).as("rings built in the 4th round of %d lookups", sets.size()).isZero();
+        assertMatchesDedicated(fr, sets.subList(0, 40), randomKeyHashes(rnd, 500), 20);
+    }
+
     // ---------------------------------------------------------------- memory budget
 
     private static long dedicatedBytes(KetamaRing<?> ring, Set<String> s) {
