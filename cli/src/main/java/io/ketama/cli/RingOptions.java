@@ -73,6 +73,21 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         return new RingOptions(servers, version, points, style);
     }
 
+    /** Why nginx stops at {@code address} in a server line ("invalid port"), or null when it takes it. */
+    private static String nginxRefuses(String address, HashIdentity identity) {
+        if (address.regionMatches(true, 0, "unix:", 0, 5)) {
+            return null;
+        }
+        if (identity.host().indexOf(':') >= 0 && !identity.host().startsWith("[")) {
+            // nginx reads the port from the first ':' of a host not in brackets
+            return "server '" + address + "' is not an address nginx accepts: write an IPv6 address in brackets, as [::1]:PORT";
+        }
+        if (address.endsWith(":") || !identity.port().isEmpty() && !isPort(identity.port())) {
+            return "port '" + identity.port() + "' of server '" + address + "' is not a port nginx accepts: an integer from 1 to 65535";
+        }
+        return null;
+    }
+
     /** Whether {@code digits} (decimal, as {@link HashIdentity#nginx} takes a port) is a port from 1 to 65535. */
     private static boolean isPort(String digits) {
         String t = digits.replaceFirst("^0+", "");
@@ -91,11 +106,10 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
             } catch (IllegalArgumentException ex) {
                 throw new CliException(servers + " line " + e.line() + ": " + ex.getMessage() + " (--hash-style " + style.label() + ")");
             }
-            boolean emptyPort = e.address().endsWith(":") && !e.address().regionMatches(true, 0, "unix:", 0, 5);
-            if (style == HashStyle.NGINX && (emptyPort || !identity.port().isEmpty() && !isPort(identity.port()))) {
-                // nginx stops with "invalid port": no nginx has this upstream, so no ring of it is nginx's
-                throw new CliException(servers + " line " + e.line() + ": port '" + identity.port() + "' of server '"
-                        + e.address() + "' is not a port nginx accepts: an integer from 1 to 65535");
+            String refused = style == HashStyle.NGINX ? nginxRefuses(e.address(), identity) : null;
+            if (refused != null) {
+                // no nginx has this upstream, so no ring of it is nginx's
+                throw new CliException(servers + " line " + e.line() + ": " + refused);
             }
             Integer first = seen.putIfAbsent(identity, e.line());
             if (first != null) {

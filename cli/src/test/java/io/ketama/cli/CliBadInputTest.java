@@ -74,6 +74,11 @@ class CliBadInputTest {
                     List.of("line 2", "port '65536'", "1 to 65535")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("port0.txt", "server [::1]:0 weight=2;\n")),
                     List.of("line 1", "port '0'", "1 to 65535")));
+            // nginx takes the port from the first ':' of a host not in brackets: "invalid port"
+            c.add(Arguments.of(List.of(cmd, "--servers", file("v6bare.txt", "[::1]:80\n::1\n")),
+                    List.of("line 2", "'::1'", "IPv6 address in brackets")));
+            c.add(Arguments.of(List.of(cmd, "--servers", file("v6bare-port.txt", "server 2001:db8::5:11211 weight=2;\n")),
+                    List.of("line 1", "'2001:db8::5:11211'", "IPv6 address in brackets")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("port-empty.txt", "cache-a:11211\ncache-b:\n")),
                     List.of("line 2", "port ''", "1 to 65535")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("dupv6.txt", "[::1]:80\n[0::1]:80\n"), "--hash-style", "pingora"),
