@@ -43,6 +43,7 @@ final class HazelcastConfigs {
     static final String DEV_CLUSTER = "ketama-dev";
     static final String TEST_CLUSTER_PREFIX = "ketama-test-";
     static final int DEFAULT_PORT = 5701;
+    private static final String BIND_ANY = "hazelcast.socket.bind.any";
 
     private HazelcastConfigs() {
     }
@@ -154,6 +155,7 @@ final class HazelcastConfigs {
         }
         if (h.interfaceAddress() != null) {
             network.getInterfaces().setEnabled(true).clear().addInterface(h.interfaceAddress());
+            listenOnTheInterfaceOnly(config);
         }
         if (Boolean.TRUE.equals(h.kubernetes())) {
             JoinConfig join = onlyTcpIp(config);
@@ -172,6 +174,17 @@ final class HazelcastConfigs {
         }
     }
 
+    /**
+     * Hazelcast publishes the interface it is given but listens on every address of the host unless
+     * {@value #BIND_ANY} is false: the key says bind, so the member listens on that address only. A
+     * value from the Hazelcast file or {@code -Dhazelcast.socket.bind.any} stands.
+     */
+    private static void listenOnTheInterfaceOnly(Config config) {
+        if (config.getProperties().getProperty(BIND_ANY) == null && System.getProperty(BIND_ANY) == null) {
+            config.setProperty(BIND_ANY, "false");
+        }
+    }
+
     /** In tests: a cluster of this run only, unless the keys say otherwise. */
     private static void isolate(Config config, KetamaSettings.HazelcastSettings h) {
         if (h.clusterName() == null) {
@@ -182,7 +195,7 @@ final class HazelcastConfigs {
             if (h.interfaceAddress() == null) {
                 // nobody needs to reach a cluster of one: listen on loopback only
                 config.getNetworkConfig().getInterfaces().setEnabled(true).clear().addInterface("127.0.0.1");
-                config.setProperty("hazelcast.socket.bind.any", "false");
+                config.setProperty(BIND_ANY, "false");
             }
         }
     }

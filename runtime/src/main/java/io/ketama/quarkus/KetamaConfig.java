@@ -233,7 +233,9 @@ public interface KetamaConfig {
 
         /**
          * Network interface to bind and publish (an IP address of this host, {@code *} wildcards
-         * allowed, e.g. {@code 10.0.*.*}); unset: Hazelcast picks one.
+         * allowed, e.g. {@code 10.0.*.*}): the member listens on that address only, unless
+         * {@code hazelcast.socket.bind.any} (Hazelcast file or system property) says otherwise. Unset:
+         * Hazelcast picks an address to publish and listens on every address of the host.
          */
         @WithName("interface")
         Optional<String> interfaceAddress();
