@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * <p>Node indices are indices into {@link KetamaRing#nodes()}; positions are 0-based in ring
  * order, {@code 0 <= position < }{@link #count()}. Every method is as cheap as the ring's own
- * lookup: no allocation (except {@link #hashes()}, a copy), no lock, safe from any thread. The
+ * lookup: no allocation (except {@link #hashes()} and {@link #storage()}, which return new
+ * arrays), no lock, safe from any thread. The
  * view is created with its ring, so {@code ring.points()} allocates nothing either.
  *
  * @param <T> the payload type of the ring's nodes
