@@ -391,6 +391,10 @@ class ClusterControlIT {
         Member c = start(3, "v1", logs);
         List<Member> three = List.of(a, b, c);
         await("three members ready", () -> three.stream().allMatch(ClusterControlIT::ready), three);
+        // members that joined follow the cluster's maps by entry events, not only by re-reading them
+        for (Member m : three) {
+            assertThat(Files.readString(m.log())).as("log of %s", m.name()).doesNotContain("no entry events");
+        }
 
         // (1) one guarded call, every member, the same generation
         long before = generation(a);

@@ -47,13 +47,21 @@ public final class HazelcastForwarding {
      * Every future Hazelcast hands out (an executor submission's included) completes itself through
      * Hazelcast's default async executor, which is the common pool or, where that has fewer than 2
      * threads (any 2-CPU machine), a new thread per completion: measured, two threads started per
-     * forward. There the completion runs on the thread that completed the invocation instead;
-     * this app's callbacks on those futures only hand over to an event loop. JVM-wide: Hazelcast
-     * has one such executor.
+     * forward. There completions run on {@link Completions}' two threads instead. Not on the thread
+     * that completed the invocation ({@code CALLER_RUNS}, as before): that is Hazelcast's response
+     * thread, on which Hazelcast refuses invocations, and its own continuations invoke. Listener
+     * registration on a member that joins a cluster goes member by member, each step in the
+     * completion of the one before, and failed there with {@code IllegalThreadStateException}: every
+     * member but the first lost its entry events. JVM-wide: Hazelcast has one such executor.
      */
     static void completeWithoutNewThreads() {
-        if (ForkJoinPool.getCommonPoolParallelism() < 2) {
-            ConcurrencyUtil.setDefaultAsyncExecutor(ConcurrencyUtil.CALLER_RUNS);
+        completeWithoutNewThreads(ForkJoinPool.getCommonPoolParallelism());
+    }
+
+    /** {@link #completeWithoutNewThreads()} as on a machine whose common pool has {@code commonPoolParallelism} threads. */
+    static void completeWithoutNewThreads(int commonPoolParallelism) {
+        if (commonPoolParallelism < 2) {
+            ConcurrencyUtil.setDefaultAsyncExecutor(Completions.EXECUTOR);
         }
     }
 
