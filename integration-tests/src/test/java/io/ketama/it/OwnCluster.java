@@ -7,14 +7,16 @@ import java.util.UUID;
 
 /**
  * Settings for the packaged application under test, passed to its {@code java -jar}: a cluster
- * name of this run on loopback, so it never joins a member someone runs on this machine.
+ * name of this run on loopback, so it never joins a member someone runs on this machine, and HTTP
+ * on loopback too (the prod default listens on every interface).
  */
 public class OwnCluster implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
         return Map.of("quarkus.ketama.hazelcast.cluster-name", "ketama-it-" + UUID.randomUUID(),
-                "quarkus.ketama.hazelcast.interface", "127.0.0.1");
+                "quarkus.ketama.hazelcast.interface", "127.0.0.1",
+                "quarkus.http.host", "127.0.0.1");
     }
 
     @Override
