@@ -31,6 +31,8 @@ class CacheAdmission {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder refused = new LongAdder();
     private final Buffer refusal;
+    /** Its length, given outright: Vert.x sets none on the answer to a {@code HEAD}. */
+    private final String refusalLength;
 
     CacheAdmission(RouterConfig config, ObjectMapper json) {
         this.maxInFlight = ServingParts.configured("ketama.router.admission.max-in-flight", () -> {
@@ -46,6 +48,7 @@ class CacheAdmission {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the overload problem document cannot be written", e);
         }
+        this.refusalLength = Integer.toString(refusal.length());
     }
 
     void register(@Observes Router router) {
@@ -60,6 +63,7 @@ class CacheAdmission {
             ctx.response().setStatusCode(ProblemType.OVERLOADED.status())
                     .putHeader("Content-Type", Problem.MEDIA_TYPE)
                     .putHeader("Retry-After", "1")
+                    .putHeader("Content-Length", refusalLength)
                     .end(refusal);
             return;
         }

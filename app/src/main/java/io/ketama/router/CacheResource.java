@@ -38,10 +38,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * event loop and never blocks it: a local hit is answered at once, everything else when the
  * failover chain completes.
  *
- * <p>{@link CacheRoute} serves the {@code GET}s it can route on the HTTP route, before this
- * resource, with the same answers; this resource answers the rest ({@code HEAD}, and the requests
- * that end in a problem before any work: a bad key or features header, rings not ready, no member
- * with the features) and is the endpoint's OpenAPI description.
+ * <p>{@link CacheRoute} serves the {@code GET}s it can route and every {@code HEAD} on the HTTP
+ * route, before this resource, with the same answers; this resource answers the rest (the
+ * {@code GET}s that end in a problem before any work: a bad key or features header, rings not
+ * ready, no member with the features) and is the endpoint's OpenAPI description.
  */
 @Path("/cache")
 @Tag(name = "cache", description = "Cached content, each key served by its owner")

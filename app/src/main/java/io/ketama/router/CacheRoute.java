@@ -15,6 +15,7 @@ import io.netty.buffer.Unpooled;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -29,14 +30,20 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Serves {@code GET /cache/<key>} on the HTTP route itself, ahead of Quarkus REST: a local hit at
- * once, any other key through the {@link FailoverChain}, and it writes the answer with Vert.x.
- * Building a JAX-RS response for each answer (a case-insensitive header map, a writer lookup, the
- * resource's handler chain) took a third of a local hit's CPU time. A request it cannot route (a
- * bad key or features header, rings not ready, no member with the features) goes on untouched to
- * {@link CacheResource}, which answers it with its problem document, as it answers {@code HEAD}.
- * So every answer is the one the resource gives: status, headers, body, meters, and the problem
- * documents of a chain that failed.
+ * Serves {@code GET} and {@code HEAD /cache/<key>} on the HTTP route itself, ahead of Quarkus
+ * REST: a local hit at once, any other key through the {@link FailoverChain}, and it writes the
+ * answer with Vert.x. Building a JAX-RS response for each answer (a case-insensitive header map, a
+ * writer lookup, the resource's handler chain) took a third of a local hit's CPU time. A
+ * {@code GET} it cannot route (a bad key or features header, rings not ready, no member with the
+ * features) goes on untouched to {@link CacheResource}, which answers it with its problem
+ * document. So every answer is the one the resource gives: status, headers, body, meters, and the
+ * problem documents of a chain that failed.
+ *
+ * <p>A {@code HEAD} is served as its {@code GET} is (the key fetched and cached where the
+ * {@code GET} would fetch it) and answered with the same status and headers, its
+ * {@code Content-Length} that of the body the {@code GET} sends, and no body. Its problems are
+ * written here too: Vert.x sets no {@code Content-Length} on an answer to a {@code HEAD}, and
+ * Quarkus REST's implicit {@code HEAD} drops it with the body.
  */
 @Singleton
 class CacheRoute {
@@ -53,6 +60,7 @@ class CacheRoute {
     private static final CharSequence FAILOVER = HttpHeaders.createOptimized(CacheResource.FAILOVER);
     private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
     private static final CharSequence PROBLEM = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
+    private static final CharSequence CONTENT_LENGTH = HttpHeaders.CONTENT_LENGTH;
     /** Header values made once: {@code X-Ketama-Ring} by ring version, {@code X-Ketama-Cache} by status. */
     private static final CharSequence[] RING_LABELS = values(RingVersion.values(), v -> v.label().toLowerCase(Locale.ROOT));
     private static final CharSequence[] CACHE_LABELS = values(CacheStatus.values(), CacheStatus::name);
@@ -85,6 +93,7 @@ class CacheRoute {
 
     void register(@Observes Router router) {
         router.get(CacheResource.PREFIX + "*").order(ORDER).handler(this::serve);
+        router.head(CacheResource.PREFIX + "*").order(ORDER).handler(this::serve);
     }
 
     private void serve(RoutingContext ctx) {
@@ -95,7 +104,12 @@ class CacheRoute {
             key = RawKey.fromRequestTarget(request.uri(), CacheResource.PREFIX);
             selection = owners.select(key, request.headers().getAll(FeaturesHeader.NAME));
         } catch (RuntimeException e) {
-            ctx.next(); // nothing done yet: the resource meets the same problem and answers it
+            if (request.method() == HttpMethod.HEAD) {
+                HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
+                problem(ctx, e);
+            } else {
+                ctx.next(); // nothing done yet: the resource meets the same problem and answers it
+            }
             return;
         }
         HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
@@ -103,7 +117,7 @@ class CacheRoute {
             Served hit = keyServer.hit(key.text());
             if (hit != null) {
                 metrics.served(hit.cache(), false, 0);
-                answer(ctx.response(), localAddress, selection, hit, localAddress, 0);
+                answer(request, localAddress, selection, hit, localAddress, 0);
                 return;
             }
         }
@@ -121,12 +135,13 @@ class CacheRoute {
             Served served = outcome.served();
             metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
             CharSequence owner = selection.owner().getUuid().equals(localMember) ? localAddress : Members.address(selection.owner());
-            answer(ctx.response(), owner, selection, served, served.servedBy(), outcome.failures().size());
+            answer(request, owner, selection, served, served.servedBy(), outcome.failures().size());
         });
     }
 
-    private static void answer(HttpServerResponse response, CharSequence owner, Selection selection, Served served,
+    private static void answer(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
                                CharSequence servedBy, int failures) {
+        HttpServerResponse response = request.response();
         if (response.closed() || response.ended()) {
             return; // the client left
         }
@@ -140,7 +155,18 @@ class CacheRoute {
         if (failures > 0) {
             headers.add(FAILOVER, Integer.toString(failures));
         }
-        response.setStatusCode(answer.status()).end(wrapped(answer.body()));
+        response.setStatusCode(answer.status());
+        if (request.method() == HttpMethod.HEAD) {
+            endHead(response, answer.body().length);
+        } else {
+            response.end(wrapped(answer.body()));
+        }
+    }
+
+    /** Ends the answer to a {@code HEAD}: the length of the body its {@code GET} gets, and no body. */
+    private static void endHead(HttpServerResponse response, int length) {
+        response.headers().add(CONTENT_LENGTH, Integer.toString(length));
+        response.end();
     }
 
     /**
@@ -179,6 +205,11 @@ class CacheRoute {
         if (problem.retryAfterSeconds() != null) {
             response.headers().add(RETRY_AFTER, problem.retryAfterSeconds().toString());
         }
-        response.setStatusCode(problem.kind().status()).end(Buffer.buffer(body));
+        response.setStatusCode(problem.kind().status());
+        if (ctx.request().method() == HttpMethod.HEAD) {
+            endHead(response, body.length);
+        } else {
+            response.end(Buffer.buffer(body));
+        }
     }
 }

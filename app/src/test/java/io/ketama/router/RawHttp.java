@@ -30,10 +30,22 @@ final class RawHttp {
     }
 
     static Answer get(int port, byte[] target, String... headerLines) throws IOException {
+        return send("GET", port, target, headerLines);
+    }
+
+    /**
+     * A {@code HEAD} request; the answer's body is every byte the server sent after the head
+     * before it closed the connection, so a body sent where none belongs shows up in it.
+     */
+    static Answer head(int port, String target, String... headerLines) throws IOException {
+        return send("HEAD", port, target.getBytes(StandardCharsets.ISO_8859_1), headerLines);
+    }
+
+    private static Answer send(String method, int port, byte[] target, String... headerLines) throws IOException {
         try (Socket socket = new Socket(InetAddress.getByName("127.0.0.1"), port)) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
-            out.write("GET ".getBytes(StandardCharsets.US_ASCII));
+            out.write((method + " ").getBytes(StandardCharsets.US_ASCII));
             out.write(target);
             StringBuilder head = new StringBuilder(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
             for (String h : headerLines) {
@@ -42,7 +54,7 @@ final class RawHttp {
             head.append("\r\n");
             out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            return parse(socket.getInputStream().readAllBytes());
+            return parse(socket.getInputStream().readAllBytes(), "HEAD".equals(method));
         }
     }
 
@@ -50,7 +62,7 @@ final class RawHttp {
         return get(port, target.getBytes(StandardCharsets.ISO_8859_1), headerLines);
     }
 
-    private static Answer parse(byte[] raw) throws IOException {
+    private static Answer parse(byte[] raw, boolean head) throws IOException {
         int end = indexOf(raw, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         if (end < 0) {
             throw new IOException("no complete HTTP head in " + raw.length + " bytes");
@@ -63,7 +75,7 @@ final class RawHttp {
             headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
         }
         byte[] rest = java.util.Arrays.copyOfRange(raw, end + 4, raw.length);
-        byte[] body = "chunked".equalsIgnoreCase(headers.get("transfer-encoding")) ? dechunk(rest) : rest;
+        byte[] body = !head && "chunked".equalsIgnoreCase(headers.get("transfer-encoding")) ? dechunk(rest) : rest;
         return new Answer(status, headers, body);
     }
 

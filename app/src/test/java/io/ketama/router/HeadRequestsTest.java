@@ -1,0 +1,105 @@
+package io.ketama.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.router.serving.DemoOrigin;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * {@code HEAD /cache/<key>} answers with the status and headers the {@code GET} of the same key
+ * answers with ({@code Content-Length} of the body the {@code GET} sends included) and sends no
+ * body: for a key its owner serves here and for one another member serves over the binary channel.
+ * Read from the raw socket, so a body sent where none belongs would show.
+ */
+@QuarkusTest
+@WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HeadRequestsTest {
+
+    /** The headers a {@code HEAD} must carry as its {@code GET} does. */
+    private static final List<String> SAME = List.of("Content-Length", "Content-Type", CacheResource.OWNER,
+            CacheResource.SERVED_BY, CacheResource.RING);
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    RingSelector selector;
+
+    Cluster cluster;
+    TestMember b;
+
+    @BeforeAll
+    void startMembers() {
+        cluster = new Cluster(hazelcast, selector, "head-");
+        b = cluster.add(Set.of());
+    }
+
+    @AfterAll
+    void stopMembers() {
+        cluster.close();
+    }
+
+    @Test
+    void aLocalHitAnswersAHeadWithTheHeadersOfItsGetAndNoBody() throws Exception {
+        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(hazelcast.getCluster().getLocalMember().getUuid()));
+        given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "MISS");
+        Response get = given().get("/cache/" + key);
+        get.then().statusCode(200).header(CacheResource.CACHE, "HIT");
+
+        RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
+        assertSameHeadersNoBody(head, get, DemoOrigin.contentFor(key).length);
+        assertThat(head.header(CacheResource.CACHE)).isEqualTo("HIT");
+    }
+
+    @Test
+    void aForwardedKeyAnswersAHeadWithTheHeadersOfItsGetAndNoBody() throws Exception {
+        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(b.member().getUuid()));
+        RawHttp.Answer miss = RawHttp.head(RestAssured.port, "/cache/" + key);
+        assertThat(miss.status()).isEqualTo(200);
+        assertThat(miss.header(CacheResource.CACHE)).as("the HEAD fetched the key at its owner").isEqualTo("MISS");
+        assertThat(miss.header("Content-Length")).isEqualTo(Integer.toString(DemoOrigin.contentFor(key).length));
+        assertThat(miss.body()).isEmpty();
+        assertThat(b.cached(key)).as("cached by its owner, as a GET would have").isNotNull();
+
+        Response get = given().get("/cache/" + key);
+        get.then().statusCode(200).header(CacheResource.CACHE, "HIT").header(CacheResource.SERVED_BY, b.address());
+        RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
+        assertSameHeadersNoBody(head, get, DemoOrigin.contentFor(key).length);
+        assertThat(head.header(CacheResource.CACHE)).isEqualTo("HIT");
+    }
+
+    @Test
+    void aProblemAnswersAHeadWithTheHeadersOfItsGetAndNoBody() throws Exception {
+        Response get = given().header(FeaturesHeader.NAME, "a,,b").get("/cache/head-problem");
+        get.then().statusCode(400);
+        RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/head-problem", FeaturesHeader.NAME + ": a,,b");
+        assertThat(head.status()).isEqualTo(400);
+        assertThat(head.header("Content-Type")).isEqualTo(get.header("Content-Type"));
+        assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(get.asByteArray().length));
+        assertThat(head.body()).isEmpty();
+    }
+
+    private static void assertSameHeadersNoBody(RawHttp.Answer head, Response get, int bodyLength) {
+        assertThat(head.status()).isEqualTo(get.statusCode());
+        assertThat(get.header("Content-Length")).isEqualTo(Integer.toString(bodyLength));
+        for (String name : SAME) {
+            assertThat(head.header(name)).as(name).isEqualTo(get.header(name));
+        }
+        assertThat(head.body()).as("a HEAD's answer has no body").isEmpty();
+    }
+}
