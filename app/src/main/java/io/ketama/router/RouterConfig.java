@@ -78,7 +78,8 @@ public interface RouterConfig {
 
         /**
          * Further attempts at the same member after a failed one; none after an open breaker, a busy
-         * or departed member, a member that serves no keys, or a member the origin did not answer.
+         * or departed member, a member that serves no keys, a member that publishes no usable port
+         * for the transport, or a member the origin did not answer.
          */
         @WithDefault("1")
         int maxRetries();
@@ -163,7 +164,8 @@ public interface RouterConfig {
 
             /**
              * Failed share of the window that opens the breaker, in (0, 1], judged once the window is
-             * full; a busy member or a missing origin answer is not a failure.
+             * full; a busy member, a missing origin answer or a member that publishes no usable port
+             * for the transport is not a failure.
              */
             @WithDefault("0.5")
             double failureRatio();

@@ -137,7 +137,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                 PeerEndpoints.Endpoint endpoint;
                 try {
                     endpoint = PeerEndpoints.of(target, PeerEndpoints.BINARY_PORT);
-                } catch (ForwardFailedException e) {
+                } catch (NoUsableEndpointException e) {
                     return CompletableFuture.failedFuture(e);
                 }
                 peer = new Peer(this, target, endpoint);

@@ -20,8 +20,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * limit kept by the event loop that made it ({@link AttemptTimeLimit}). Nothing here waits: every
  * guard acts on the transport's {@link CompletionStage}.
  *
- * <p>Neither a missing origin answer nor a busy member is the member's fault: they neither trip
- * its breaker nor are retried on it.
+ * <p>Neither a missing origin answer, nor a busy member, nor a member that publishes no usable port
+ * for the transport is the member failing: they neither trip its breaker nor are retried on it.
  */
 public final class Forwarder {
 

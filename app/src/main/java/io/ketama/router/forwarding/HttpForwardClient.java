@@ -58,7 +58,7 @@ public final class HttpForwardClient implements ForwardTransport {
         PeerEndpoints.Endpoint endpoint;
         try {
             endpoint = PeerEndpoints.of(target, PeerEndpoints.HTTP_PORT);
-        } catch (ForwardFailedException e) {
+        } catch (NoUsableEndpointException e) {
             return CompletableFuture.failedFuture(e);
         }
         String address = Members.address(target);

@@ -23,9 +23,10 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
  * times, each retry through the breaker and bulkhead again.
  *
  * <p>A failure that retrying cannot mend is not retried: the breaker is open, the member is busy
- * or has left or serves no keys, this member's Hazelcast is stopping, or the origin gave the
- * member no answer (the origin is shared: asking again only adds to its load). Neither a busy
- * member nor a missing origin answer is the member's fault: the breaker counts them as successes.
+ * or has left or serves no keys or publishes no usable port for the transport, this member's
+ * Hazelcast is stopping, or the origin gave the member no answer (the origin is shared: asking
+ * again only adds to its load). Neither a busy member, nor a missing origin answer, nor a port it
+ * does not publish is the member failing: the breaker counts them as successes.
  *
  * <p>Why not SmallRye Fault Tolerance's guard, which did this before: per forward, its chain of
  * strategies, their completion callbacks and a hop through the Vert.x context for each completion
@@ -119,7 +120,7 @@ final class MemberGuard implements GuardCounts {
 
     static boolean saysNothingOfTheMember(Throwable cause) {
         return cause instanceof BulkheadException || cause instanceof OverloadedException
-                || cause instanceof OriginUnavailableException;
+                || cause instanceof OriginUnavailableException || cause instanceof NoUsableEndpointException;
     }
 
     static boolean retryingCannotMend(Throwable cause) {

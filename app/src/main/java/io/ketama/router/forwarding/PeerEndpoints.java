@@ -26,7 +26,7 @@ public final class PeerEndpoints {
     /**
      * The member's endpoint for the transport whose port it publishes under {@code attribute}.
      *
-     * @throws ForwardFailedException when the attribute is absent or not a port number
+     * @throws NoUsableEndpointException when the attribute is absent or not a port number
      */
     static Endpoint of(Member member, String attribute) {
         String value = member.getAttribute(attribute);
@@ -39,7 +39,7 @@ public final class PeerEndpoints {
             }
         }
         if (port < 1 || port > 65_535) {
-            throw new ForwardFailedException("member " + Members.address(member) + " publishes "
+            throw new NoUsableEndpointException("member " + Members.address(member) + " publishes "
                     + (value == null ? "no " + attribute + " attribute" : attribute + "='" + value + "', not a port in 1..65535"));
         }
         return new Endpoint(member.getAddress().getHost(), port);

@@ -1,0 +1,118 @@
+package io.ketama.router.forwarding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.serving.BoundedOrigin;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Members;
+import io.ketama.testing.LoopbackHazelcast;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A member that publishes no usable binary port (its attribute is not a port number) cannot be
+ * forwarded to, and no retry can change that: the guard fails over to the next candidate at once,
+ * without a retry, and its breaker does not count it as the member failing. Real members on
+ * 127.0.0.1 (Hazelcast on 24050-24099), the real binary channel to the member that serves.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NoUsableEndpointTest {
+
+    private final List<HazelcastInstance> members = new ArrayList<>();
+    private Vertx callerVertx;
+    private Vertx ownerVertx;
+    private HazelcastInstance caller;
+    private HazelcastInstance owner;
+    private HazelcastInstance unusable;
+    private BinaryForwardServer ownerServer;
+    private BinaryForwardClient client;
+
+    @BeforeAll
+    void start() throws Exception {
+        String cluster = LoopbackHazelcast.clusterName("no-usable-endpoint");
+        callerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        ownerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        ForwardReceiver ownerReceiver = new ForwardReceiver();
+        ownerServer = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, ownerReceiver);
+        caller = member(cluster, List.of(), null);
+        List<Integer> join = List.of(caller.getCluster().getLocalMember().getAddress().getPort());
+        owner = member(cluster, join, Integer.toString(ownerServer.port()));
+        unusable = member(cluster, join, "not-a-port");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (caller.getCluster().getMembers().size() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(caller.getCluster().getMembers()).hasSize(3);
+        ownerReceiver.attach(new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 16),
+                Members.address(owner.getCluster().getLocalMember())));
+        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30));
+    }
+
+    private HazelcastInstance member(String cluster, List<Integer> join, String binaryPort) {
+        Config c = LoopbackHazelcast.firstFreePort(cluster, 24050, 24099, join);
+        c.setProperty("hazelcast.logging.type", "jdk");
+        if (binaryPort != null) {
+            c.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, binaryPort);
+        }
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
+        members.add(hz);
+        return hz;
+    }
+
+    @AfterAll
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        members.forEach(HazelcastInstance::shutdown);
+        if (ownerServer != null) {
+            ownerServer.close();
+        }
+        callerVertx.close();
+        ownerVertx.close();
+    }
+
+    @Test
+    void aMemberWithoutAUsablePortIsFailedOverWithoutARetryAndItsBreakerStaysClosed() throws Exception {
+        Member unusableMember = unusable.getCluster().getLocalMember();
+        Member ownerMember = owner.getCluster().getLocalMember();
+        // one retry allowed; a breaker that opens after two failures of two and stays open
+        ForwardSettings settings = new ForwardSettings(Duration.ofSeconds(5), 1, Duration.ofMillis(10), 2, 1.0,
+                Duration.ofSeconds(60), 3, 8, 2);
+        Forwarder forwarder = new Forwarder(client, settings, ForwardTargets.uuids(caller.getCluster().getMembers()));
+        KeyServer local = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 16),
+                Members.address(caller.getCluster().getLocalMember()));
+        FailoverChain chain = new FailoverChain(caller.getCluster().getLocalMember(), local, forwarder, 3);
+
+        for (int i = 0; i < 6; i++) {
+            String key = "no-port-" + i;
+            FailoverChain.Outcome outcome = chain.serve(key, List.of(unusableMember, ownerMember))
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertThat(outcome.served().servedBy()).as("the next candidate serves").isEqualTo(Members.address(ownerMember));
+            assertThat(outcome.served().answer().body()).isEqualTo(DemoOrigin.contentFor(key));
+            assertThat(outcome.failures()).hasSize(1);
+            assertThat(outcome.failures().get(0).reason()).as("why the unusable member failed, each time")
+                    .contains("not-a-port").contains(PeerEndpoints.BINARY_PORT);
+        }
+        MemberGuard guard = forwarder.guardFor(unusableMember);
+        assertThat(guard.retries()).as("a retry cannot give the member a port").isZero();
+        assertThat(guard.breakerOpen()).as("the member is not failing: it cannot be reached by this transport").isFalse();
+        assertThat(guard.breakerOpened()).isZero();
+        assertThat(guard.failed()).isEqualTo(6);
+        assertThat(forwarder.guardFor(ownerMember).answered()).isEqualTo(6);
+    }
+}
