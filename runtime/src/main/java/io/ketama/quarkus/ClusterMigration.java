@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -69,6 +70,7 @@ final class ClusterMigration implements AutoCloseable {
     private final MigrationSource source;
     private final Consumer<MigrationState> onApply;
     private final Clock clock;
+    private final ThreadFactory follower;
     private final Object lock = new Object();
     private final String self;
     private volatile MigrationState current;
@@ -86,10 +88,25 @@ final class ClusterMigration implements AutoCloseable {
      *                keep it short and non-blocking
      */
     ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, Consumer<MigrationState> onApply, Clock clock) {
+        this(hazelcast, source, onApply, clock, r -> {
+            Thread t = new Thread(r, "ketama-migration");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * @param follower makes the one thread that applies the cluster's changes to this member (on
+     *                 entry events and every {@link #RESYNC}); until it runs, this member's view of
+     *                 the state stays as it is, as on a member that has not yet heard of a change
+     */
+    ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, Consumer<MigrationState> onApply, Clock clock,
+                     ThreadFactory follower) {
         this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
         this.source = Objects.requireNonNull(source, "source");
         this.onApply = Objects.requireNonNull(onApply, "onApply");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.follower = Objects.requireNonNull(follower, "follower");
         this.self = MemberAddress.of(hazelcast.getCluster().getLocalMember());
     }
 
@@ -108,11 +125,7 @@ final class ClusterMigration implements AutoCloseable {
             return seed;
         }
         map = hazelcast.getMap(MAP);
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "ketama-migration");
-            t.setDaemon(true);
-            return t;
-        });
+        executor = Executors.newSingleThreadScheduledExecutor(follower);
         // Listen before reading, so a change between the two is not missed.
         entryListener = listen(map, new Changes(), KEY);
         lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);

@@ -21,7 +21,7 @@ public class KetamaClusterRecorder {
 
     /** The handler of {@code /q/ketama/ramp}. */
     public Handler<RoutingContext> rampHandler() {
-        return new RampAdminHandler(() -> Arc.container().instance(MemberLifecycle.class).get(),
+        return new RampAdminHandler(() -> Arc.container().instance(MemberLifecycle.class).get().rings().ramp(),
                 () -> Arc.container().instance(ClusterSettings.class).get().adminToken());
     }
 

@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * </ul>
  * A held ramp stays held (the share stays where it is); start a new one to go on. When anyone else
  * changes the migration state during the ramp, the ramp's next compare-and-set fails and the ramp
- * stops as {@link Phase#CANCELLED}. Every step, hold and rollback is logged and counted. The ramp
+ * stops as {@link Phase#CANCELLED}; a ramp started on a member that has not yet applied the
+ * cluster's latest state does not start at all ({@link #start} throws the conflict). Every step, hold and rollback is logged and counted. The ramp
  * runs on the member that started it: if that member stops, the ramp stops where it is.
  */
 final class MigrationRamp implements AutoCloseable {
@@ -104,24 +105,36 @@ final class MigrationRamp implements AutoCloseable {
     }
 
     /**
-     * Starts {@code plan}: takes its first step now.
+     * Starts {@code plan}: takes its first step now, as a compare-and-set against the state this
+     * member applies. When that is not the cluster's state (another member changed it and this
+     * member has not applied the change yet, or it changed during the first step), nothing starts
+     * and nothing changes: the ramp's rollback target and the operator's decision were based on a
+     * state that is gone, so the caller must look again.
      *
      * @throws IllegalStateException      when a ramp is running
-     * @throws MigrationConflictException when the state changed while the first step was made
+     * @throws MigrationConflictException when the cluster's state is not the one this member applies
      */
     synchronized Status start(RampPlan plan, String who) {
         if (status != null && status.phase() == Phase.RUNNING) {
             throw new IllegalStateException("a ramp is running (step " + status.stepsTaken() + " of " + status.plan().steps().size()
                     + "); cancel it first");
         }
-        before = migration.current();
+        MigrationState from = migration.current();
+        MigrationState made;
+        try {
+            made = migration.update(stepSettings(plan, 0), from.generation(), "ramp started by " + who);
+        } catch (MigrationConflictException e) {
+            LOG.warnf("ketama ramp: not started by %s: the cluster's migration state is at generation %d (changed by %s), "
+                    + "this member applied generation %d; nothing was changed", who, e.current().generation(),
+                    e.current().changedBy(), from.generation());
+            throw e;
+        }
+        before = from;
         startedBy = who;
-        lastGeneration = before.generation();
-        status = new Status(Phase.RUNNING, plan, 0, "started by " + who, null);
         LOG.infof("ketama ramp: started by %s from %s: steps %s every %s, brake: predicted miss > %s %%, forward errors > %s %%%s",
                 who, before.settings(), plan.steps(), plan.interval(), plan.maxPredictedMissPercent(), plan.maxForwardErrorPercent(),
                 plan.rollback() ? ", rolls back" : "");
-        step(0);
+        stepped(plan, 0, made);
         return status;
     }
 
@@ -157,25 +170,36 @@ final class MigrationRamp implements AutoCloseable {
         return rollbackCount;
     }
 
-    /** Takes step {@code index} and schedules the brake's next look. Caller holds the lock. */
+    /** The settings of step {@code index} of {@code plan}. */
+    private MigrationSettings stepSettings(RampPlan plan, int index) {
+        boolean shadow = plan.maxPredictedMissPercent() != null || migration.current().settings().shadow();
+        return new MigrationSettings(MigrationSettings.Mode.SPLIT, plan.steps().get(index), shadow);
+    }
+
+    /**
+     * Takes a later step {@code index}; another change of the state since the ramp's last step
+     * cancels the ramp. Caller holds the lock.
+     */
     private void step(int index) {
         RampPlan plan = status.plan();
-        double share = plan.steps().get(index);
-        boolean shadow = plan.maxPredictedMissPercent() != null || migration.current().settings().shadow();
-        MigrationSettings settings = new MigrationSettings(MigrationSettings.Mode.SPLIT, share, shadow);
         MigrationState made;
         try {
-            made = migration.update(settings, lastGeneration, "ramp started by " + startedBy);
+            made = migration.update(stepSettings(plan, index), lastGeneration, "ramp started by " + startedBy);
         } catch (MigrationConflictException e) {
             finish(Phase.CANCELLED, "the migration state was changed by " + e.current().changedBy() + " (generation "
                     + e.current().generation() + ") during the ramp");
             return;
         }
+        stepped(plan, index, made);
+    }
+
+    /** Records step {@code index}, made as {@code made}, and schedules the brake's next look. Caller holds the lock. */
+    private void stepped(RampPlan plan, int index, MigrationState made) {
         lastGeneration = made.generation();
         stepCount++;
         baseline = signals.get();
         Instant at = clock.instant().plus(plan.interval());
-        String event = "step " + (index + 1) + " of " + plan.steps().size() + ": v2 share " + share + " % (generation "
+        String event = "step " + (index + 1) + " of " + plan.steps().size() + ": v2 share " + plan.steps().get(index) + " % (generation "
                 + made.generation() + ")";
         status = new Status(Phase.RUNNING, plan, index + 1, event, at);
         LOG.infof("ketama ramp: %s", event);

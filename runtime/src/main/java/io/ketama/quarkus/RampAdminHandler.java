@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  *       "intervalSeconds":300, "maxPredictedMissPercent":2, "maxForwardErrorPercent":1,
  *       "rollback":true, "minSamples":100}} (only {@code steps} and {@code intervalSeconds} required)
  *       starts it: the first step is taken at once. 409 while another ramp runs here, 412 when the
- *       migration state changed under the first step, 400 for a bad plan.</li>
+ *       cluster's migration state is not the one this member applies (changed elsewhere and not yet
+ *       applied here, or changed under the first step): nothing starts, 400 for a bad plan.</li>
  *   <li>{@code DELETE} (token): stops the running ramp where it is; 409 when none runs here.</li>
  * </ul>
  */
@@ -41,11 +42,12 @@ final class RampAdminHandler implements Handler<RoutingContext> {
             + "), intervalSeconds (>= 1), and optionally maxPredictedMissPercent and maxForwardErrorPercent (0 to 100), "
             + "rollback (true or false, needs maxForwardErrorPercent), minSamples (>= 1, default " + RampPlan.DEFAULT_MIN_SAMPLES + ")";
 
-    private final Supplier<MemberLifecycle> member;
+    private final Supplier<MigrationRamp> ramp;
     private final Supplier<Optional<String>> token;
 
-    RampAdminHandler(Supplier<MemberLifecycle> member, Supplier<Optional<String>> token) {
-        this.member = member;
+    /** @param ramp this member's ramp, looked up at each request */
+    RampAdminHandler(Supplier<MigrationRamp> ramp, Supplier<Optional<String>> token) {
+        this.ramp = ramp;
         this.token = token;
     }
 
@@ -71,7 +73,7 @@ final class RampAdminHandler implements Handler<RoutingContext> {
     }
 
     private MigrationRamp ramp() {
-        return member.get().rings().ramp();
+        return ramp.get();
     }
 
     private void start(RoutingContext rc, String body) {
@@ -88,13 +90,22 @@ final class RampAdminHandler implements Handler<RoutingContext> {
                 LOG.infof("ketama admin: %s started a ramp: %s", caller, plan);
                 AdminHttp.json(rc, 200, view(ramp()), null);
             } else if (done.cause() instanceof MigrationConflictException conflict) {
-                AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflict.getMessage());
+                AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflictDetail(conflict));
             } else if (done.cause() instanceof IllegalStateException running) {
                 AdminHttp.problem(rc, 409, "ramp-running", "A ramp is running", running.getMessage());
             } else {
                 rc.fail(done.cause());
             }
         });
+    }
+
+    /** What changed, and what to do: the ramp would have started from a state that is no longer the cluster's. */
+    static String conflictDetail(MigrationConflictException conflict) {
+        MigrationState now = conflict.current();
+        return "the cluster's migration state is at generation " + now.generation() + " (" + now.settings() + ", changed by "
+                + now.changedBy() + " at " + now.changedAt() + ") while this member applied generation " + conflict.expectedGeneration()
+                + ": the change had not reached this member yet, or it came while the first step was made; no ramp was started and "
+                + "nothing was changed. Check the state with GET /q/ketama/migration, then PUT the ramp again if it still fits";
     }
 
     private void cancel(RoutingContext rc) {

@@ -4,6 +4,9 @@ import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MigrationRamp.Phase;
 import io.ketama.quarkus.MigrationRamp.Signals;
 import io.ketama.quarkus.MigrationSettings.Mode;
+import io.restassured.RestAssured;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,18 +16,27 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import static io.ketama.quarkus.LoopbackMembers.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 
 /**
  * A ramp on two real members: it steps the cluster's share, holds when the predicted misses or the
  * forward errors of an interval cross the plan's threshold, rolls back when told to, and stops
  * when someone else changes the state. The brake's counters come from a supplier that adds the
- * same traffic for every interval, so each interval's rates are exactly known.
+ * same traffic for every interval, so each interval's rates are exactly known. A member that has
+ * not yet applied another member's change (its follower thread held back) cannot start a ramp:
+ * the start is a conflict, also over HTTP (412), not a ramp cancelled at once.
  */
 class MigrationRampTest {
 
@@ -64,6 +76,51 @@ class MigrationRampTest {
         closing.add(other);
         driver.start(start);
         other.start(start);
+    }
+
+    /**
+     * The thread of a {@link ClusterMigration} that follows the cluster's changes, held back until
+     * {@code released}: until then that member applies no change another member makes (no entry
+     * event and no re-read reaches it), exactly as a member that has not yet heard of a change.
+     */
+    private static ThreadFactory heldUntil(CountDownLatch released) {
+        return r -> {
+            Thread t = new Thread(() -> {
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // closing: the executor's worker sees the shutdown and ends
+                }
+                r.run();
+            }, "ketama-migration-held");
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * The driver on a new state at {@link MigrationSettings#DEFAULT} with its follower held until
+     * {@code follow}; the other member then changes the state. Returns that change, which the driver
+     * has not applied.
+     */
+    private MigrationState staleDriver(CountDownLatch follow) {
+        driver = new ClusterMigration(a, MigrationSource.CLUSTER, s -> { }, Clock.systemUTC(), heldUntil(follow));
+        other = new ClusterMigration(b, MigrationSource.CLUSTER, s -> { }, Clock.systemUTC());
+        closing.add(driver);
+        closing.add(other);
+        driver.start(MigrationSettings.DEFAULT);
+        other.start(MigrationSettings.DEFAULT);
+        MigrationState changed = other.update(new MigrationSettings(Mode.SPLIT, 30, true), ClusterMigration.ANY_GENERATION,
+                "admin 10.0.0.9");
+        assertThat(changed.generation()).isEqualTo(2);
+        assertThat(stored()).isEqualTo(changed);
+        assertThat(driver.current().generation()).as("the driver has not applied the other member's change").isEqualTo(1);
+        return changed;
+    }
+
+    /** The state stored in the cluster's map, read from member a. */
+    private static MigrationState stored() {
+        return MigrationStateText.decode(a.<String, String>getMap(ClusterMigration.MAP).get(ClusterMigration.KEY));
     }
 
     /** Each interval: {@code selections} shadow selections of which {@code disagreeing}, {@code forwards} of which {@code failing}. */
@@ -170,6 +227,68 @@ class MigrationRampTest {
         assertThat(end.phase()).isEqualTo(Phase.CANCELLED);
         assertThat(end.event()).contains("changed by admin 10.0.0.9");
         await(() -> driver.current().equals(operator), "the operator's change stays");
+    }
+
+    @Test
+    void aRampStartedOnAMemberThatHasNotAppliedTheLatestChangeIsAConflictAndStartsNothing() {
+        CountDownLatch follow = new CountDownLatch(1);
+        try {
+            MigrationState changed = staleDriver(follow);
+            MigrationRamp ramp = ramp(traffic(1000, 0, 0, 0));
+            RampPlan plan = new RampPlan(List.of(10.0, 20.0), Duration.ofMinutes(10), null, null, false, 100);
+            assertThatThrownBy(() -> ramp.start(plan, "test"))
+                    .isInstanceOfSatisfying(MigrationConflictException.class, e -> {
+                        assertThat(e.current()).isEqualTo(changed);
+                        assertThat(e.expectedGeneration()).isEqualTo(1);
+                    });
+            assertThat(ramp.status()).as("no ramp was started").isNull();
+            assertThat(ramp.steps()).isZero();
+            assertThat(stored()).as("nothing was changed").isEqualTo(changed);
+
+            follow.countDown();
+            await(() -> driver.current().equals(changed), "the driver to apply the other member's change");
+            assertThat(ramp.start(plan, "test").phase()).as("started again once the member is current").isEqualTo(Phase.RUNNING);
+            assertThat(stored().generation()).isEqualTo(3);
+            assertThat(stored().settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 10, true));
+        } finally {
+            follow.countDown();
+        }
+    }
+
+    @Test
+    void overHttpAStaleMembersRampIs412SayingWhatChangedAndWhatToDo() throws Exception {
+        String token = "ramp-conflict-test-token-0123456789";
+        CountDownLatch follow = new CountDownLatch(1);
+        try {
+            MigrationState changed = staleDriver(follow);
+            MigrationRamp ramp = ramp(traffic(1000, 0, 0, 0));
+            Vertx vertx = Vertx.vertx();
+            closing.add(() -> vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
+            Router router = Router.router(vertx);
+            router.route("/q/ketama/ramp").handler(new RampAdminHandler(() -> ramp, () -> Optional.of(token)));
+            int port = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS).actualPort();
+
+            RestAssured.given().baseUri("http://127.0.0.1").port(port)
+                    .header("Authorization", "Bearer " + token).contentType("application/json")
+                    .body("{\"steps\":[10,20],\"intervalSeconds\":600}")
+                    .put("/q/ketama/ramp")
+                    .then().statusCode(412)
+                    .contentType("application/problem+json")
+                    .body("type", equalTo("urn:ketama:problem:generation-conflict"))
+                    .body("detail", allOf(
+                            containsString("generation 2"),
+                            containsString("admin 10.0.0.9"),
+                            containsString("this member applied generation 1"),
+                            containsString("no ramp was started and nothing was changed"),
+                            containsString("GET /q/ketama/migration"),
+                            containsString("PUT the ramp again")));
+            RestAssured.given().baseUri("http://127.0.0.1").port(port).get("/q/ketama/ramp")
+                    .then().statusCode(200).body("phase", equalTo("none"));
+            assertThat(stored()).as("nothing was changed").isEqualTo(changed);
+        } finally {
+            follow.countDown();
+        }
     }
 
     @Test
