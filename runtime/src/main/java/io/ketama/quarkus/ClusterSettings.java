@@ -24,15 +24,12 @@ record ClusterSettings(MigrationSource migrationSource, Optional<String> adminTo
     static final Duration MAX_DRAIN = Duration.ofMinutes(10);
 
     /**
-     * @throws ConfigurationException listing every invalid key with its value and what is allowed
+     * @throws ConfigurationException listing every invalid {@code quarkus.ketama.*} key, this group's and the
+     *                                others' ({@link KetamaConfigCheck#requireValid}), with its value and what is allowed
      */
     static ClusterSettings from(KetamaConfig config) {
-        List<String> problems = new ArrayList<>();
-        ClusterSettings settings = from(config, problems);
-        if (!problems.isEmpty()) {
-            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
-        }
-        return settings;
+        KetamaConfigCheck.requireValid(config);
+        return from(config, new ArrayList<>());
     }
 
     /** Validates {@code config}, adding one line per invalid key to {@code problems}; null when any was added. */
