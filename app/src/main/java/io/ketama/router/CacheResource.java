@@ -76,7 +76,8 @@ public class CacheResource {
                     + "and never decoded (nginx's $request_uri), 1 to 8192 bytes. The owning member answers from its cache "
                     + "or from the origin (then caches); when it fails, the next distinct member on the ring serves; when "
                     + "every candidate fails, this member fetches from the origin directly (X-Ketama-Cache: BYPASS). "
-                    + "The origin's status, content type and body pass through.")
+                    + "The origin's status, content type and body pass through, a redirect's Location with them "
+                    + "(not followed, not rewritten); only a plain 200 is cached.")
     @Parameter(name = "key", in = ParameterIn.PATH, required = true, description = "The key: the rest of the raw request target",
             schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING))
     @Parameter(name = FeaturesHeader.NAME, in = ParameterIn.HEADER, example = "pci,ssd",
@@ -127,13 +128,17 @@ public class CacheResource {
     }
 
     private static Response.ResponseBuilder answer(Selection selection, Served served) {
-        return Response.status(served.answer().status())
+        Response.ResponseBuilder answer = Response.status(served.answer().status())
                 .entity(served.answer().body())
                 .type(served.answer().contentType())
                 .header(OWNER, Members.address(selection.owner()))
                 .header(SERVED_BY, served.servedBy())
                 .header(RING, selection.version().label())
                 .header(CACHE, served.cache().name());
+        if (served.answer().location() != null) {
+            answer.header("Location", served.answer().location());
+        }
+        return answer;
     }
 
     /** What a failed chain is answered with: a problem, or the failure itself when it is unexpected. */

@@ -61,6 +61,7 @@ class CacheRoute {
     private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
     private static final CharSequence PROBLEM = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
     private static final CharSequence CONTENT_LENGTH = HttpHeaders.CONTENT_LENGTH;
+    private static final CharSequence LOCATION = HttpHeaders.LOCATION;
     /** Header values made once: {@code X-Ketama-Ring} by ring version, {@code X-Ketama-Cache} by status. */
     private static final CharSequence[] RING_LABELS = values(RingVersion.values(), v -> v.label().toLowerCase(Locale.ROOT));
     private static final CharSequence[] CACHE_LABELS = values(CacheStatus.values(), CacheStatus::name);
@@ -154,6 +155,9 @@ class CacheRoute {
                 .add(CACHE, CACHE_LABELS[served.cache().ordinal()]);
         if (failures > 0) {
             headers.add(FAILOVER, Integer.toString(failures));
+        }
+        if (answer.location() != null) {
+            headers.add(LOCATION, answer.location());
         }
         response.setStatusCode(answer.status());
         if (request.method() == HttpMethod.HEAD) {

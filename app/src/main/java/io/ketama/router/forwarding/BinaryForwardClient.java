@@ -268,6 +268,8 @@ public final class BinaryForwardClient implements ForwardTransport {
             }
             if (kind == BinaryFrames.SERVED) {
                 p.complete(BinaryFrames.served(buffer, start, length, address));
+            } else if (kind == BinaryFrames.REDIRECTED) {
+                p.complete(BinaryFrames.redirected(buffer, start, length, address));
             } else {
                 p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));
             }

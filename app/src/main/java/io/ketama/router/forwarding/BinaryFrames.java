@@ -13,6 +13,10 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@link #SERVE} (request): the key's bytes, one per char (ISO-8859-1);</li>
  *   <li>{@link #SERVED} (reply): {@code byte} cache status ordinal, {@code short} HTTP status,
  *       {@code short} content-type length, its ISO-8859-1 bytes, then the body to the end;</li>
+ *   <li>{@link #REDIRECTED} (reply, an answer with a {@code Location}: a redirect): {@code byte} 0,
+ *       then as {@link #SERVED} up to the content type, then {@code short} location length, its
+ *       UTF-8 bytes, then the body to the end. (A member that does not know the kind reads the 0 as
+ *       a failure code it does not know: a failed forward, which it fails over.)</li>
  *   <li>{@link #FAILED} (reply): {@code byte} {@link RemoteFailure} code, then a UTF-8 message;</li>
  *   <li>{@link #HELLO} (the first frame of a connection, where the members share a
  *       {@link ForwardSecret}): the secret's ASCII bytes; id 0, never answered unless refused.</li>
@@ -25,6 +29,7 @@ final class BinaryFrames {
     static final byte SERVED = 2;
     static final byte FAILED = 3;
     static final byte HELLO = 4;
+    static final byte REDIRECTED = 5;
     /** Bytes of length, id and kind. */
     static final int HEADER = 9;
     /** Largest frame either side accepts (length field); a longer one ends the connection. */
@@ -43,6 +48,9 @@ final class BinaryFrames {
 
     static Buffer served(int id, Served served) {
         OriginAnswer answer = served.answer();
+        if (answer.location() != null) {
+            return redirected(id, served);
+        }
         String type = answer.contentType();
         int length = 5 + 1 + 2 + 2 + type.length() + answer.body().length;
         Buffer b = Buffer.buffer(4 + length);
@@ -51,6 +59,23 @@ final class BinaryFrames {
                 .appendShort((short) answer.status())
                 .appendShort((short) type.length())
                 .appendString(type, "ISO-8859-1");
+        return b.appendBytes(answer.body());
+    }
+
+    private static Buffer redirected(int id, Served served) {
+        OriginAnswer answer = served.answer();
+        String type = answer.contentType();
+        byte[] location = answer.location().getBytes(StandardCharsets.UTF_8);
+        int length = 5 + 1 + 1 + 2 + 2 + type.length() + 2 + location.length + answer.body().length;
+        Buffer b = Buffer.buffer(4 + length);
+        b.appendInt(length).appendInt(id).appendByte(REDIRECTED)
+                .appendByte((byte) 0)
+                .appendByte((byte) served.cache().ordinal())
+                .appendShort((short) answer.status())
+                .appendShort((short) type.length())
+                .appendString(type, "ISO-8859-1")
+                .appendShort((short) location.length)
+                .appendBytes(location);
         return b.appendBytes(answer.body());
     }
 
@@ -85,6 +110,20 @@ final class BinaryFrames {
         String type = frames.getString(p + 5, p + 5 + typeLength, "ISO-8859-1");
         byte[] body = frames.getBytes(p + 5 + typeLength, start + 4 + length);
         return new Served(new OriginAnswer(status, type, body), cache, member);
+    }
+
+    /** The {@link Served} of a {@link #REDIRECTED} frame, served by {@code member}. */
+    static Served redirected(Buffer frames, int start, int length, String member) {
+        int p = start + HEADER + 1;
+        CacheStatus cache = STATUSES[frames.getByte(p)];
+        int status = frames.getShort(p + 1) & 0xFFFF;
+        int typeLength = frames.getShort(p + 3) & 0xFFFF;
+        String type = frames.getString(p + 5, p + 5 + typeLength, "ISO-8859-1");
+        int l = p + 5 + typeLength;
+        int locationLength = frames.getShort(l) & 0xFFFF;
+        String location = frames.getString(l + 2, l + 2 + locationLength, "UTF-8");
+        byte[] body = frames.getBytes(l + 2 + locationLength, start + 4 + length);
+        return new Served(new OriginAnswer(status, type, body, location), cache, member);
     }
 
     static RemoteFailure failure(Buffer frames, int start) {

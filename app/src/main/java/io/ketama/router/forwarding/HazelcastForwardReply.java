@@ -69,6 +69,7 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         out.writeInt(served.answer().status());
         out.writeString(served.answer().contentType());
         out.writeByteArray(served.answer().body());
+        out.writeString(served.answer().location());
     }
 
     @Override
@@ -83,6 +84,7 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         int status = in.readInt();
         String contentType = in.readString();
         byte[] body = in.readByteArray();
-        served = new Served(new OriginAnswer(status, contentType, body), cache, servedBy);
+        String location = in.readString();
+        served = new Served(new OriginAnswer(status, contentType, body, location), cache, servedBy);
     }
 }

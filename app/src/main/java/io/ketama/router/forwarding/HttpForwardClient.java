@@ -112,8 +112,9 @@ public final class HttpForwardClient implements ForwardTransport {
             throw new ForwardFailedException("member " + address + " answered a forward without " + HttpForwarding.CACHE
                     + " (status " + response.statusCode() + "): not a ketama-router forward endpoint");
         }
-        return new Served(new OriginAnswer(response.statusCode(), type == null ? "application/octet-stream" : type, body),
-                status, address);
+        int code = response.statusCode();
+        return new Served(new OriginAnswer(code, type == null ? "application/octet-stream" : type, body,
+                OriginAnswer.isRedirect(code) ? response.getHeader("Location") : null), status, address);
     }
 
     @Override

@@ -66,8 +66,11 @@ public final class HttpForwardHandler implements Handler<HttpServerRequest> {
     private static void write(HttpServerResponse response, Served served) {
         response.setStatusCode(served.answer().status())
                 .putHeader("Content-Type", served.answer().contentType())
-                .putHeader(HttpForwarding.CACHE, served.cache().name())
-                .end(io.vertx.core.buffer.Buffer.buffer(served.answer().body()));
+                .putHeader(HttpForwarding.CACHE, served.cache().name());
+        if (served.answer().location() != null) {
+            response.putHeader("Location", served.answer().location());
+        }
+        response.end(io.vertx.core.buffer.Buffer.buffer(served.answer().body()));
     }
 
     private static void fail(HttpServerResponse response, int status, RemoteFailure kind, String message) {

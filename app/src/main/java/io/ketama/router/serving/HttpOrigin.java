@@ -16,7 +16,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * An HTTP origin: key {@code k} is fetched with {@code GET <base-url>/<k>} over a pool of
  * keep-alive connections (Vert.x, non-blocking: the answer arrives on an event loop), redirects
- * not followed, so the origin's answer passes through as it is.
+ * not followed, so the origin's answer passes through as it is: a redirect with its
+ * {@code Location} as the origin sent it.
  */
 public final class HttpOrigin implements Origin {
 
@@ -104,8 +105,9 @@ public final class HttpOrigin implements Origin {
                     });
                     request.send().compose(response -> response.body().map(body -> {
                         String type = response.getHeader("Content-Type");
-                        return new OriginAnswer(response.statusCode(), type == null ? "application/octet-stream" : type,
-                                body.getBytes());
+                        int status = response.statusCode();
+                        return new OriginAnswer(status, type == null ? "application/octet-stream" : type,
+                                body.getBytes(), OriginAnswer.isRedirect(status) ? response.getHeader("Location") : null);
                     })).onComplete(result -> {
                         vertx.cancelTimer(deadline);
                         if (result.succeeded()) {

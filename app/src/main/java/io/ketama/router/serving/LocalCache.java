@@ -58,6 +58,9 @@ public final class LocalCache {
         if (!shared.keeps(type)) {
             w += EntryFootprint.string(type);
         }
+        if (answer.location() != null) {
+            w += EntryFootprint.string(answer.location()); // none today: redirects are not cached
+        }
         return (int) Math.min(Integer.MAX_VALUE, w);
     }
 

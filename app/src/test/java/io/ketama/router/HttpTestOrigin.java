@@ -1,0 +1,123 @@
+package io.ketama.router;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerResponse;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real HTTP origin for the service under test: a Vert.x server on 127.0.0.1 that answers
+ * {@code GET /origin/<key>} with what the test set for that key ({@link #answer}), else a 200 whose
+ * body names the key, and counts the requests per key.
+ */
+final class HttpTestOrigin implements AutoCloseable {
+
+    static final String PATH = "/origin";
+
+    /** What the origin answers for one key; {@code chunked}: without Content-Length, in chunks of at most 64 KiB. */
+    record Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked) {
+    }
+
+    private final Vertx vertx;
+    private final HttpServer server;
+    private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+
+    private HttpTestOrigin(Vertx vertx, HttpServer server) {
+        this.vertx = vertx;
+        this.server = server;
+    }
+
+    /** A free port of 24400-24499 (engineer edge's block), for a base URL given before the origin starts. */
+    static int freePort() {
+        for (int p = 24400 + (int) (Math.random() * 100), n = 0; n < 100; n++, p = p == 24499 ? 24400 : p + 1) {
+            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
+                return p;
+            } catch (IOException taken) {
+                // next
+            }
+        }
+        throw new IllegalStateException("no free port in 24400-24499");
+    }
+
+    /** The base URL of an origin on {@code port} of 127.0.0.1. */
+    static String baseUrl(int port) {
+        return "http://127.0.0.1:" + port + PATH;
+    }
+
+    /** Starts listening on {@code port} of 127.0.0.1. */
+    static HttpTestOrigin start(int port) throws Exception {
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        HttpTestOrigin[] self = new HttpTestOrigin[1];
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port))
+                .requestHandler(request -> self[0].serve(request.path(), request.response()));
+        self[0] = new HttpTestOrigin(vertx, server);
+        server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return self[0];
+    }
+
+    /** The Vert.x the origin runs on, for the test members' own clients of it. */
+    Vertx vertx() {
+        return vertx;
+    }
+
+    /** From now on, answers {@code key} with {@code answer}. */
+    void answer(String key, Answer answer) {
+        answers.put(key, answer);
+    }
+
+    /** From now on, answers {@code key} with the default 200. */
+    void reset(String key) {
+        answers.remove(key);
+    }
+
+    /** The default answer's body for {@code key}. */
+    static byte[] defaultBody(String key) {
+        return ("origin answer for " + key).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Requests the origin received for {@code key} so far. */
+    int requests(String key) {
+        AtomicInteger n = requests.get(key);
+        return n == null ? 0 : n.get();
+    }
+
+    private void serve(String path, HttpServerResponse response) {
+        if (!path.startsWith(PATH + "/")) {
+            response.setStatusCode(404).end();
+            return;
+        }
+        String key = path.substring(PATH.length() + 1);
+        requests.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        Answer answer = answers.getOrDefault(key, new Answer(200, "text/plain; charset=UTF-8", Map.of(), defaultBody(key), false));
+        response.setStatusCode(answer.status()).putHeader("Content-Type", answer.contentType());
+        answer.headers().forEach(response::putHeader);
+        if (!answer.chunked()) {
+            response.end(Buffer.buffer(answer.body()));
+            return;
+        }
+        response.setChunked(true);
+        byte[] body = answer.body();
+        for (int from = 0; from < body.length; from += 64 * 1024) {
+            int to = Math.min(body.length, from + 64 * 1024);
+            response.write(Buffer.buffer(java.util.Arrays.copyOfRange(body, from, to)));
+        }
+        response.end();
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,123 @@
+package io.ketama.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.router.serving.HttpOrigin;
+import io.ketama.router.serving.Members;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A redirect from the origin passes through as the origin gave it: status, {@code Location},
+ * content type and body, and like every answer but a plain 200 it is not cached (each request asks
+ * the origin again), whether the key's owner is this member or another one reached over the binary
+ * channel. The origin is a real HTTP server; redirects are not followed, by the service or the client.
+ */
+@QuarkusTest
+@TestProfile(HttpOriginProfile.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedirectsTest {
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    RingSelector selector;
+
+    @Inject
+    ServingParts parts;
+
+    @ConfigProperty(name = "ketama.router.origin.base-url")
+    String baseUrl;
+
+    HttpTestOrigin origin;
+    HttpOrigin membersOrigin;
+    Cluster cluster;
+    TestMember b;
+
+    @BeforeAll
+    void start() throws Exception {
+        origin = HttpTestOrigin.start(URI.create(baseUrl).getPort());
+        membersOrigin = new HttpOrigin(origin.vertx(), baseUrl, Duration.ofSeconds(10), 4);
+        cluster = new Cluster(hazelcast, selector, "redirect-");
+        b = cluster.add(Set.of(), membersOrigin);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        cluster.close();
+        membersOrigin.close();
+        origin.close();
+    }
+
+    /** A key the origin was never asked for, owned by this member or by {@code b}. */
+    private String freshKeyOwnedBy(boolean local) {
+        return cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(local
+                ? hazelcast.getCluster().getLocalMember().getUuid() : b.member().getUuid()), k -> origin.requests(k) == 0);
+    }
+
+    @ParameterizedTest(name = "{0}, owner here")
+    @ValueSource(ints = {301, 302, 303, 307, 308})
+    void aRedirectPassesThroughWithItsLocationAndIsNotCachedByALocalOwner(int status) {
+        String key = freshKeyOwnedBy(true);
+        String location = "https://elsewhere.example/moved/" + key + "?from=" + status;
+        byte[] body = ("<a href=\"" + location + "\">moved</a>").getBytes(StandardCharsets.UTF_8);
+        origin.answer(key, new HttpTestOrigin.Answer(status, "text/html; charset=UTF-8", Map.of("Location", location), body, false));
+
+        for (int i = 1; i <= 2; i++) {
+            Response answer = given().redirects().follow(false).get("/cache/" + key);
+            answer.then().statusCode(status)
+                    .header("Location", location)
+                    .header("Content-Type", "text/html; charset=UTF-8")
+                    .header(CacheResource.SERVED_BY, Members.address(hazelcast.getCluster().getLocalMember()))
+                    .header(CacheResource.CACHE, "MISS");
+            assertThat(answer.asByteArray()).isEqualTo(body);
+            assertThat(origin.requests(key)).as("not cached: the origin is asked each time").isEqualTo(i);
+        }
+        assertThat(parts.cache().peek(key)).isNull();
+    }
+
+    @ParameterizedTest(name = "{0}, owner another member")
+    @ValueSource(ints = {302, 307})
+    void aRedirectPassesThroughWithItsLocationAndIsNotCachedByARemoteOwner(int status) throws Exception {
+        String key = freshKeyOwnedBy(false);
+        String location = "/elsewhere/" + key;
+        byte[] body = "moved".getBytes(StandardCharsets.UTF_8);
+        origin.answer(key, new HttpTestOrigin.Answer(status, "text/plain", Map.of("Location", location), body, false));
+
+        for (int i = 1; i <= 2; i++) {
+            Response answer = given().redirects().follow(false).get("/cache/" + key);
+            answer.then().statusCode(status)
+                    .header("Location", location)
+                    .header("Content-Type", "text/plain")
+                    .header(CacheResource.SERVED_BY, b.address())
+                    .header(CacheResource.CACHE, "MISS");
+            assertThat(answer.asByteArray()).isEqualTo(body);
+            assertThat(origin.requests(key)).as("not cached: the origin is asked each time").isEqualTo(i);
+        }
+        assertThat(b.cached(key)).isNull();
+        assertThat(parts.cache().peek(key)).isNull();
+
+        RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
+        assertThat(head.status()).isEqualTo(status);
+        assertThat(head.header("Location")).isEqualTo(location);
+        assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(body.length));
+    }
+}
