@@ -47,12 +47,7 @@ final class AnalyzeCommand {
             json.field("expectedCoefficientOfVariation", RingAnalysis.expectedCov(weights, pointsPerWeight));
         }
         if (targetCov != null) {
-            int k;
-            try {
-                k = RingAnalysis.pointsPerWeightFor(targetCov, weights);
-            } catch (IllegalArgumentException e) {
-                throw new CliException(e.getMessage());
-            }
+            int k = targetPointsPerWeight(targetCov, weights);
             json.name("target").beginObject(false);
             json.field("targetCov", targetCov);
             json.field("pointsPerWeight", k);
@@ -73,5 +68,26 @@ final class AnalyzeCommand {
         }
         json.endArray();
         return json.endObject().text();
+    }
+
+    /**
+     * The smallest points per weight that meets {@code targetCov}, or a clear error when that is
+     * more than a ring is built with ({@link KetamaRing#MAX_POINTS_PER_WEIGHT}): a value no ring
+     * accepts is no answer.
+     */
+    private static int targetPointsPerWeight(double targetCov, List<Integer> weights) throws CliException {
+        double best = RingAnalysis.expectedCov(weights, KetamaRing.MAX_POINTS_PER_WEIGHT);
+        if (targetCov >= best) {
+            return RingAnalysis.pointsPerWeightFor(targetCov, weights);
+        }
+        String needed;
+        try {
+            needed = Integer.toString(RingAnalysis.pointsPerWeightFor(targetCov, weights));
+        } catch (IllegalArgumentException e) {
+            needed = "more than " + Integer.MAX_VALUE;
+        }
+        throw new CliException("--target-cov " + targetCov + " needs " + needed + " points per weight for these servers, but a ring "
+                + "allows at most " + KetamaRing.MAX_POINTS_PER_WEIGHT + " (--points-per-weight " + KetamaRing.POINTS_PER_WEIGHT_RULE
+                + "), which gives an expected CoV " + best + "; choose a larger target (at least that)");
     }
 }

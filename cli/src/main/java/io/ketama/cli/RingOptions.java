@@ -33,9 +33,6 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
     /** The nominal points per server of the memcached clients (40 digests of 4 points), shared out by weight. */
     static final int MEMCACHED_POINTS_PER_SERVER = 160;
 
-    /** Upper bound on --points-per-weight (far beyond any useful ring; the ring's own size limit still applies). */
-    static final int MAX_POINTS_PER_WEIGHT = 1_000_000;
-
     /**
      * The options of {@code args}; options it lacks come from {@code inherited} when given, else
      * the defaults. A ring version or point count given here with an inherited memcached style
@@ -69,7 +66,7 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
             throw new CliException(e.getMessage());
         }
         Arguments pointsSource = args.has(POINTS) || inherited == null ? args : inherited;
-        int points = pointsSource.intValue(POINTS, 1, MAX_POINTS_PER_WEIGHT, version.defaultPointsPerWeight());
+        int points = pointsSource.intValue(POINTS, 1, KetamaRing.MAX_POINTS_PER_WEIGHT, version.defaultPointsPerWeight());
         return new RingOptions(servers, version, points, style);
     }
 

@@ -238,6 +238,20 @@ class KetamaCliTest {
         assertThat((String) target.get("formula")).contains("sqrt((N-1)/(N*k+1))");
     }
 
+    @Test
+    void analyzeSaysWhenTheTargetNeedsMorePointsPerWeightThanARingAllows() {
+        // nine servers of weight 100: CoV 5e-5 needs about 3.6 million points per weight
+        List<Integer> weights = java.util.Collections.nCopies(9, 100);
+        int needed = RingAnalysis.pointsPerWeightFor(0.00005, weights);
+        assertThat(needed).isGreaterThan(1_000_000);
+        CliRun r = CliRun.of("", "analyze", "--servers", upstreams(), "--target-cov", "0.00005");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.stdout()).isEmpty();
+        assertThat(r.stderr()).contains("--target-cov 5.0E-5 needs " + needed + " points per weight",
+                "a ring allows at most 1000000", "expected CoV " + RingAnalysis.expectedCov(weights, 1_000_000),
+                "choose a larger target");
+    }
+
     // ---- diff ----
 
     @Test

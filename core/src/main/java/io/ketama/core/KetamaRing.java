@@ -36,6 +36,37 @@ public final class KetamaRing<T> {
     /** Rings above this many points would not fit a Java array (and would need > 16 GiB to build). */
     public static final long MAX_POINTS = Integer.MAX_VALUE - 64;
 
+    /**
+     * The most points per unit of weight a v1 or v2 ring is built with (the least is 1); every
+     * place that takes a points-per-weight value (the extension's
+     * {@code quarkus.ketama.v2.points-per-weight}, the CLI's {@code --points-per-weight}) holds it
+     * to this bound.
+     *
+     * <p>Why 1,000,000. A node of weight {@code w} makes {@code w × k} points, and a ring holds
+     * {@code Σ w × k} of them: with {@code M} members of the maximum weight
+     * ({@link Node#MAX_WEIGHT} = 1,000) that is {@code 1,000 × k × M} points, 6 bytes each as a
+     * v2 point is counted (pingora's layout; this ring's storage takes 4.3–4.8) and 8 more each while
+     * the build sorts them.
+     * <ul>
+     *   <li>At {@code k = 10^6} the heaviest node alone makes {@code 10^9} points, under
+     *       {@link #MAX_POINTS} ({@code ≈ 2.1 × 10^9}): any single node of any allowed weight fits a
+     *       ring at any allowed {@code k}. The next power of ten would make it {@code 10^10}, which
+     *       no ring can hold, so every rebuild with such a node would fail.</li>
+     *   <li>Above this bound nothing is gained: a node's share then deviates from its weight share
+     *       by about {@code 1/√(k × w) ≤ 0.1 %} (coefficient of variation, see
+     *       {@link RingAnalysis}), below the skew of real key popularity; nginx uses 160, v2's
+     *       default is 16.</li>
+     *   <li>The bound does not make every cluster fit: at {@code k = 10^6} the weights of all the
+     *       nodes may sum to at most {@code MAX_POINTS / 10^6 = 2,147} (about 12.9 GB of v2 points),
+     *       and the build reports a larger ring as too large. Choose {@code k} for the cluster's
+     *       total weight {@code W}: {@code W × k × 6} bytes per ring.</li>
+     * </ul>
+     */
+    public static final int MAX_POINTS_PER_WEIGHT = 1_000_000;
+
+    /** What {@link #MAX_POINTS_PER_WEIGHT} allows, for messages: "an integer from 1 to 1000000". */
+    public static final String POINTS_PER_WEIGHT_RULE = "an integer from 1 to " + MAX_POINTS_PER_WEIGHT;
+
     private final Placement placement;
     private final List<Node<T>> nodes;
     private final Object[] nodeArray;
@@ -57,6 +88,11 @@ public final class KetamaRing<T> {
         this.view = new RingPoints<>(this, points, collisions);
     }
 
+    /** Whether {@code pointsPerWeight} is one a ring is built with: from 1 to {@value #MAX_POINTS_PER_WEIGHT}. */
+    public static boolean isPointsPerWeight(int pointsPerWeight) {
+        return pointsPerWeight >= 1 && pointsPerWeight <= MAX_POINTS_PER_WEIGHT;
+    }
+
     /** A ring of {@code version} with its default points per weight (160 for v1, 16 for v2). */
     public static <T> KetamaRing<T> build(RingVersion version, List<Node<T>> nodes) {
         return build(version, version.defaultPointsPerWeight(), nodes);
@@ -65,12 +101,13 @@ public final class KetamaRing<T> {
     /**
      * Builds a ring. Node order matters for v1 (the earlier node wins a collision) and not for v2.
      *
-     * @throws IllegalArgumentException when {@code pointsPerWeight < 1} or the ring would exceed {@link #MAX_POINTS}
+     * @throws IllegalArgumentException when {@code pointsPerWeight} is not from 1 to {@link #MAX_POINTS_PER_WEIGHT}
+     *                                  or the ring would exceed {@link #MAX_POINTS}
      */
     public static <T> KetamaRing<T> build(RingVersion version, int pointsPerWeight, List<Node<T>> nodes) {
         Objects.requireNonNull(version, "version");
-        if (pointsPerWeight < 1) {
-            throw new IllegalArgumentException("points per weight must be an integer >= 1, was " + pointsPerWeight);
+        if (!isPointsPerWeight(pointsPerWeight)) {
+            throw new IllegalArgumentException("points per weight must be " + POINTS_PER_WEIGHT_RULE + ", was " + pointsPerWeight);
         }
         return build(new VersionPlacement(version, pointsPerWeight), nodes);
     }

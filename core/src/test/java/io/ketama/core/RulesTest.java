@@ -109,6 +109,28 @@ class RulesTest {
     }
 
     @Test
+    void pointsPerWeightRunFromOneToOneMillionForEveryRingVersion() {
+        List<Node<String>> one = List.of(Node.of(HashIdentity.of("10.0.0.1", "80"), 1, "a"));
+        for (RingVersion version : RingVersion.values()) {
+            for (int k : new int[] {Integer.MIN_VALUE, -1, 0, 1_000_001, Integer.MAX_VALUE}) {
+                assertThatThrownBy(() -> KetamaRing.build(version, k, one))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("points per weight must be an integer from 1 to 1000000, was " + k);
+            }
+        }
+        assertThat(KetamaRing.build(RingVersion.V2, 1_000_000, one).points().generatedPointsOf(0)).isEqualTo(1_000_000);
+        assertThat(KetamaRing.MAX_POINTS_PER_WEIGHT).isEqualTo(1_000_000);
+        assertThat(KetamaRing.POINTS_PER_WEIGHT_RULE).isEqualTo("an integer from 1 to 1000000");
+        assertThat(KetamaRing.isPointsPerWeight(1)).isTrue();
+        assertThat(KetamaRing.isPointsPerWeight(1_000_000)).isTrue();
+        assertThat(KetamaRing.isPointsPerWeight(0)).isFalse();
+        assertThat(KetamaRing.isPointsPerWeight(1_000_001)).isFalse();
+        // the reason for the bound: the heaviest node alone fits a ring at any allowed value
+        assertThat((long) Node.MAX_WEIGHT * KetamaRing.MAX_POINTS_PER_WEIGHT).isLessThanOrEqualTo(KetamaRing.MAX_POINTS);
+        assertThat((long) Node.MAX_WEIGHT * KetamaRing.MAX_POINTS_PER_WEIGHT * 10).isGreaterThan(KetamaRing.MAX_POINTS);
+    }
+
+    @Test
     void anAddressIsHostColonPortWithBareIpv6InBracketsAndNoZone() {
         assertThat(HashIdentity.addressText("10.0.0.1", "5701")).isEqualTo("10.0.0.1:5701");
         assertThat(HashIdentity.addressText("cache-a", "80")).isEqualTo("cache-a:80");

@@ -186,8 +186,11 @@ public interface KetamaConfig {
     interface V2 {
 
         /**
-         * Points per unit of weight on the v2 ring (an integer >= 1). Fewer points use less
-         * memory and balance less evenly (coefficient of variation about 1/sqrt(points)).
+         * Points per unit of weight on the v2 ring: an integer from 1 to 1000000. Fewer points use
+         * less memory and balance less evenly (coefficient of variation about 1/sqrt(points)). A
+         * ring holds (sum of the members' weights) × this many points, about 6 bytes each: at the
+         * upper bound the weights of all members may sum to at most 2,147 before every rebuild
+         * fails as too large. Every member must use the same value.
          */
         @WithDefault("16")
         int pointsPerWeight();

@@ -1,6 +1,7 @@
 package io.ketama.quarkus;
 
 import io.ketama.core.HashStyle;
+import io.ketama.core.KetamaRing;
 
 import java.util.Objects;
 
@@ -8,8 +9,9 @@ import java.util.Objects;
  * What every member of a cluster must agree on to build identical rings.
  *
  * @param hashStyle         how addresses become ring identities
- * @param v2PointsPerWeight points per unit of weight on the v2 ring (v1 always has nginx's 160)
- * @throws IllegalArgumentException when {@code v2PointsPerWeight < 1}, naming its configuration key
+ * @param v2PointsPerWeight points per unit of weight on the v2 ring (v1 always has nginx's 160), from 1 to
+ *                          {@link KetamaRing#MAX_POINTS_PER_WEIGHT} (why that bound: its javadoc)
+ * @throws IllegalArgumentException when {@code v2PointsPerWeight} is out of that range, naming its configuration key
  */
 public record RingSettings(HashStyle hashStyle, int v2PointsPerWeight) {
 
@@ -18,8 +20,9 @@ public record RingSettings(HashStyle hashStyle, int v2PointsPerWeight) {
 
     public RingSettings {
         Objects.requireNonNull(hashStyle, "hashStyle");
-        if (v2PointsPerWeight < 1) {
-            throw new IllegalArgumentException(POINTS_KEY + " must be an integer >= 1, was " + v2PointsPerWeight);
+        if (!KetamaRing.isPointsPerWeight(v2PointsPerWeight)) {
+            throw new IllegalArgumentException(POINTS_KEY + " must be " + KetamaRing.POINTS_PER_WEIGHT_RULE + ", was "
+                    + v2PointsPerWeight);
         }
     }
 }

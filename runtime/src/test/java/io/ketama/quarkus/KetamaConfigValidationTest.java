@@ -48,7 +48,8 @@ class KetamaConfigValidationTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', textBlock = """
             quarkus.ketama.rebuild.coalesce-delay | 2m                  | quarkus.ketama.rebuild.coalesce-delay must be from 0 to 60s (e.g. 200ms), was PT2M
-            quarkus.ketama.v2.points-per-weight   | 0                   | quarkus.ketama.v2.points-per-weight must be an integer >= 1, was 0
+            quarkus.ketama.v2.points-per-weight   | 0                   | quarkus.ketama.v2.points-per-weight must be an integer from 1 to 1000000, was 0
+            quarkus.ketama.v2.points-per-weight   | 1000001             | quarkus.ketama.v2.points-per-weight must be an integer from 1 to 1000000, was 1000001
             quarkus.ketama.hazelcast.port         | 70000               | quarkus.ketama.hazelcast.port must be from 1 to 65535, was 70000
             quarkus.ketama.migration.v2-share     | 150                 | quarkus.ketama.migration.v2-share must be a percentage from 0 to 100 (decimals allowed), was 150.0
             quarkus.ketama.migration.v2-share     | -0.5                | quarkus.ketama.migration.v2-share must be a percentage from 0 to 100 (decimals allowed), was -0.5

@@ -134,6 +134,8 @@ class MigrationSplitTest {
                 .hasMessage("quarkus.ketama.migration.mode must be one of v1, v2, split, was 'v3'");
         assertThat(MigrationSettings.Mode.parse(" Split ")).isEqualTo(MigrationSettings.Mode.SPLIT);
         assertThatThrownBy(() -> new RingSettings(HashStyle.NGINX, 0))
-                .hasMessage("quarkus.ketama.v2.points-per-weight must be an integer >= 1, was 0");
+                .hasMessage("quarkus.ketama.v2.points-per-weight must be an integer from 1 to 1000000, was 0");
+        assertThatThrownBy(() -> new RingSettings(HashStyle.NGINX, 1_000_001))
+                .hasMessage("quarkus.ketama.v2.points-per-weight must be an integer from 1 to 1000000, was 1000001");
     }
 }
