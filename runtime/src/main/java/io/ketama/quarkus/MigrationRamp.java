@@ -31,8 +31,9 @@ import java.util.function.Supplier;
  * A held ramp stays held (the share stays where it is); start a new one to go on. When anyone else
  * changes the migration state during the ramp, the ramp's next compare-and-set fails and the ramp
  * stops as {@link Phase#CANCELLED}; a ramp started on a member that has not yet applied the
- * cluster's latest state does not start at all ({@link #start} throws the conflict). Every step, hold and rollback is logged and counted. The ramp
- * runs on the member that started it: if that member stops, the ramp stops where it is.
+ * cluster's latest state does not start at all ({@link #start} throws the conflict). Every step,
+ * hold and rollback is logged and counted. The ramp runs on the member that started it: if that
+ * member stops, the ramp stops where it is.
  */
 final class MigrationRamp implements AutoCloseable {
 
