@@ -2,6 +2,7 @@ package io.ketama.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ketama.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The packaged service given a forward secret too short to keep anyone out: start-up fails with a
- * message naming the key and what is allowed, and the secret itself is not printed. Hazelcast
- * port 20756 (engineer "cluster"'s block), HTTP on any free port.
+ * message naming the key and what is allowed, and the secret itself is not printed. Hazelcast on a
+ * port chosen at run time ({@link FreePorts}), HTTP on any free port.
  */
 class BadForwardSecretIT {
 
@@ -22,6 +23,7 @@ class BadForwardSecretIT {
     @Test
     void aShortSecretStopsStartUpWithAClearMessage() throws IOException, InterruptedException {
         String secret = "pa55word";
+        int port = FreePorts.take();
         Path log = Files.createTempFile("bad-forward-secret", ".log");
         ProcessBuilder builder = new ProcessBuilder(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -29,10 +31,10 @@ class BadForwardSecretIT {
                 "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
                 "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
                 "-Dquarkus.ketama.hazelcast.cluster-name=ketama-it-" + UUID.randomUUID(),
-                "-Dquarkus.ketama.hazelcast.port=20756",
+                "-Dquarkus.ketama.hazelcast.port=" + port,
                 "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
                 "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
-                "-Dquarkus.ketama.hazelcast.members=127.0.0.1:20756",
+                "-Dquarkus.ketama.hazelcast.members=127.0.0.1:" + port,
                 "-Dhazelcast.phone.home.enabled=false",
                 "-jar", JAR.toAbsolutePath().toString()))
                 .redirectErrorStream(true).redirectOutput(log.toFile());

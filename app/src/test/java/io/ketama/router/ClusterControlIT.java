@@ -2,6 +2,8 @@ package io.ketama.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ketama.testing.FreePorts;
+import io.ketama.testing.LoopbackHazelcast;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,8 +47,9 @@ import org.junit.jupiter.api.Test;
  * generation (so it includes the polling); the figures are printed. The issue asks for 1 s; the
  * assertion allows {@link #APPLY_BOUND}, because these JVMs share a loaded machine with the build.
  * Members run with {@code quarkus.ketama.hazelcast.member-allowlist=127.0.0.1}.
- * Ports: HTTP and management any free ones (read back from each member's log); Hazelcast 20751–20755
- * (fixed, because every member lists the others to join; the cluster name is unique to the run).
+ * Ports: HTTP and management any free ones (read back from each member's log); Hazelcast five free
+ * ones chosen before the members start ({@link FreePorts}: every member lists the others to join,
+ * auto-increment off; the cluster name is unique to the run).
  */
 class ClusterControlIT {
 
@@ -62,7 +65,9 @@ class ClusterControlIT {
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
     private static final String CLUSTER = "ketama-it-" + UUID.randomUUID();
-    private static final String MEMBERS = "127.0.0.1:20751,127.0.0.1:20752,127.0.0.1:20753,127.0.0.1:20754,127.0.0.1:20755";
+    /** Member {@code i}'s Hazelcast port (i from 1) is {@code HAZELCAST_PORTS.get(i - 1)}. */
+    private static final List<Integer> HAZELCAST_PORTS = FreePorts.take(5);
+    private static final String MEMBERS = LoopbackHazelcast.memberList(HAZELCAST_PORTS);
     private static final List<Member> STARTED = new CopyOnWriteArrayList<>();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -152,7 +157,7 @@ class ClusterControlIT {
                 "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
                 "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
                 "-Dquarkus.ketama.hazelcast.cluster-name=" + CLUSTER,
-                "-Dquarkus.ketama.hazelcast.port=" + (20750 + index),
+                "-Dquarkus.ketama.hazelcast.port=" + hazelcastPort(index),
                 "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
                 "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
                 "-Dquarkus.ketama.hazelcast.members=" + MEMBERS,
@@ -167,6 +172,10 @@ class ClusterControlIT {
         Member m = new Member(index, builder.start(), log);
         STARTED.add(m);
         return m;
+    }
+
+    private static int hazelcastPort(int index) {
+        return HAZELCAST_PORTS.get(index - 1);
     }
 
     private static void stopGracefully(Member m) throws InterruptedException {
@@ -226,7 +235,7 @@ class ClusterControlIT {
     private static double memberGauge(Member m, String name) {
         HttpResponse<String> r = get("http://127.0.0.1:" + m.managementPort() + "/q/metrics");
         assertThat(r).as("metrics of %s", m.name()).isNotNull();
-        Matcher g = Pattern.compile("(?m)^" + name + "\\{member=\"127\\.0\\.0\\.1:" + (20750 + m.index()) + "\"\\} ([0-9.eE+-]+)$")
+        Matcher g = Pattern.compile("(?m)^" + name + "\\{member=\"127\\.0\\.0\\.1:" + hazelcastPort(m.index()) + "\"\\} ([0-9.eE+-]+)$")
                 .matcher(r.body());
         return g.find() ? Double.parseDouble(g.group(1)) : Double.NaN;
     }

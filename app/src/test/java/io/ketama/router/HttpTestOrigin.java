@@ -1,14 +1,12 @@
 package io.ketama.router;
 
+import io.ketama.testing.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,16 +36,9 @@ final class HttpTestOrigin implements AutoCloseable {
         this.server = server;
     }
 
-    /** A free port of 24400-24499 (engineer edge's block), for a base URL given before the origin starts. */
+    /** A free port chosen at run time ({@link FreePorts}), for a base URL given before the origin starts. */
     static int freePort() {
-        for (int p = 24400 + (int) (Math.random() * 100), n = 0; n < 100; n++, p = p == 24499 ? 24400 : p + 1) {
-            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
-                return p;
-            } catch (IOException taken) {
-                // next
-            }
-        }
-        throw new IllegalStateException("no free port in 24400-24499");
+        return FreePorts.take();
     }
 
     /** The base URL of an origin on {@code port} of 127.0.0.1. */

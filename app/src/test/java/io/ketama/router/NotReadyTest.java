@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.ketama.testing.FreePorts;
 import io.ketama.testing.LoopbackHazelcast;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
@@ -41,7 +42,7 @@ class NotReadyTest {
             String cluster = "ketama-test-" + UUID.randomUUID();
             twin = TestMember.start(cluster, List.of(), Set.of(), "twin");
             Map<String, String> keys = new HashMap<>(
-                    LoopbackHazelcast.extensionKeys(cluster, TestMember.FIRST_PORT, true, List.of(twin.port())));
+                    LoopbackHazelcast.extensionKeys(cluster, FreePorts.take(), List.of(twin.port())));
             keys.put("quarkus.ketama.member.node-id", "twin");
             return keys;
         }

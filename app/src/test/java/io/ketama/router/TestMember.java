@@ -38,10 +38,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class TestMember implements AutoCloseable {
 
-    /** Hazelcast ports the tests' members bind (each the first it can: {@link LoopbackHazelcast#firstFreePort}). */
-    static final int FIRST_PORT = 5901;
-    static final int LAST_PORT = 5949;
-
     final HazelcastInstance hazelcast;
     final KeyServer keyServer;
     final ForwardReceiver receiver;
@@ -64,7 +60,7 @@ final class TestMember implements AutoCloseable {
     }
 
     /**
-     * Starts a member of {@code clusterName} on the first port of 5901–5949 it can bind that joins
+     * Starts a member of {@code clusterName} on a free port ({@link LoopbackHazelcast#anyFreePort}) that joins
      * the members at {@code joinPorts} (on 127.0.0.1; none: it waits for others to join it).
      */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId) {
@@ -86,7 +82,7 @@ final class TestMember implements AutoCloseable {
     /** As above, taking forwards (binary and http) only from members that show {@code secret}. */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
                             Origin origin, int originLimit, ForwardSecret secret) {
-        Config config = LoopbackHazelcast.firstFreePort(clusterName, FIRST_PORT, LAST_PORT, joinPorts);
+        Config config = LoopbackHazelcast.anyFreePort(clusterName, joinPorts);
         config.setClassLoader(TestMember.class.getClassLoader());
         config.setProperty("hazelcast.logging.type", "jdk");
         HazelcastForwarding.configure(config, 32, 1024);

@@ -8,12 +8,10 @@ import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.OriginUnavailableException;
+import io.ketama.testing.FreePorts;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,16 +50,9 @@ abstract class TransportsTest {
         }
     }
 
-    /** A free port of 18100-18199 (this project's test block). */
+    /** A free port for HTTP, chosen at run time ({@link FreePorts}). */
     static int freeHttpPort() {
-        for (int p = 18100 + (int) (Math.random() * 100), n = 0; n < 100; n++, p = p == 18199 ? 18100 : p + 1) {
-            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getByName("127.0.0.1"))) {
-                return p;
-            } catch (IOException taken) {
-                // next
-            }
-        }
-        throw new IllegalStateException("no free port in 18100-18199");
+        return FreePorts.take();
     }
 
     @Inject

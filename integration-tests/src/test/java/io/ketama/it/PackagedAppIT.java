@@ -1,5 +1,6 @@
 package io.ketama.it;
 
+import io.ketama.testing.FreePorts;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.RestAssured;
@@ -34,6 +35,8 @@ class PackagedAppIT {
         try (ProdMember plain = new ProdMember(Path.of("target", "plain-java-jar.log"), Duration.ofSeconds(120),
                 "quarkus.ketama.hazelcast.cluster-name=ketama-it-" + java.util.UUID.randomUUID(),
                 "quarkus.ketama.hazelcast.interface=127.0.0.1",
+                "quarkus.ketama.hazelcast.port=" + FreePorts.take(),
+                "quarkus.ketama.hazelcast.port-auto-increment=false",
                 "quarkus.log.category.\"com.hazelcast\".level=INFO")) {
             RestAssured.get(plain.baseUrl + "/module-access").then().statusCode(200).body(equalTo("open=true"));
             assertThat(plain.output()).contains("Hazelcast").doesNotContain("without proper access to required Java packages");

@@ -5,6 +5,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.testing.Await;
+import io.ketama.testing.FreePorts;
 import io.ketama.testing.LoopbackHazelcast;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -35,10 +36,11 @@ class ProdAndTestMembersStayApartIT {
     void theTestMemberAndARunningAppDoNotJoin() throws Exception {
         Address test = testMember.getCluster().getLocalMember().getAddress();
         String testMemberAddress = test.getHost() + ":" + test.getPort();
-        // Default cluster name, as a developer's app has; a port of this repository's block (21000-21999), away
-        // from 5701-5703 where a developer's real app would look for it.
+        // Default cluster name, as a developer's app has; a port chosen at run time (FreePorts), away from
+        // 5701-5703 where a developer's real app would look for it, and from concurrent test runs.
         try (ProdMember prod = new ProdMember(Path.of("target", "prod-member.log"), DEADLINE,
-                "quarkus.ketama.hazelcast.port=21711",
+                "quarkus.ketama.hazelcast.port=" + FreePorts.take(),
+                "quarkus.ketama.hazelcast.port-auto-increment=false",
                 "quarkus.ketama.hazelcast.interface=127.0.0.1",
                 "quarkus.ketama.hazelcast.members=" + testMemberAddress)) {
             // Ready means its join phase is over: it has asked the test member and stayed alone.
@@ -64,8 +66,7 @@ class ProdAndTestMembersStayApartIT {
 
     /** A plain member with the test member's cluster name, asking only the test member. */
     private Config controlConfig() {
-        int port = test().getPort();
-        return LoopbackHazelcast.firstFreePort(testMember.getConfig().getClusterName(), port + 1, port + 100, List.of(port));
+        return LoopbackHazelcast.anyFreePort(testMember.getConfig().getClusterName(), List.of(test().getPort()));
     }
 
     private Address test() {

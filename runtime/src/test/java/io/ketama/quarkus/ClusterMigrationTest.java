@@ -33,7 +33,7 @@ class ClusterMigrationTest {
     private static final MigrationSettings SPLIT_10 = new MigrationSettings(Mode.SPLIT, 10, true);
     private static final MigrationSettings V1 = MigrationSettings.DEFAULT;
 
-    private final LoopbackMembers members = new LoopbackMembers("ketama-cluster-migration", 20701, 20705);
+    private final LoopbackMembers members = new LoopbackMembers("ketama-cluster-migration", 5);
     private final List<Member> running = new ArrayList<>();
 
     /** One Hazelcast member with the extension's migration follower, recording when it applied each generation. */
@@ -43,8 +43,8 @@ class ClusterMigrationTest {
         final Map<Long, Long> appliedAtNanos = new ConcurrentHashMap<>();
         final List<MigrationState> applied = new CopyOnWriteArrayList<>();
 
-        Member(int port, MigrationSettings configured, MigrationSource source) {
-            hz = members.start(port);
+        Member(int index, MigrationSettings configured, MigrationSource source) {
+            hz = members.start(index);
             migration = new ClusterMigration(hz, source, s -> {
                 appliedAtNanos.putIfAbsent(s.generation(), System.nanoTime());
                 applied.add(s);
@@ -71,9 +71,9 @@ class ClusterMigrationTest {
 
     @Test
     void theFirstMemberSeedsTheStateAndLaterMembersAdoptItWhateverTheirConfiguration() {
-        Member first = new Member(20701, SPLIT_10, MigrationSource.CLUSTER);
-        Member second = new Member(20702, V1, MigrationSource.CLUSTER);
-        Member third = new Member(20703, new MigrationSettings(Mode.V2, 0, false), MigrationSource.CLUSTER);
+        Member first = new Member(0, SPLIT_10, MigrationSource.CLUSTER);
+        Member second = new Member(1, V1, MigrationSource.CLUSTER);
+        Member third = new Member(2, new MigrationSettings(Mode.V2, 0, false), MigrationSource.CLUSTER);
 
         for (Member m : List.of(first, second, third)) {
             // adopted inside start(): nothing else was ever applied on the joiners
@@ -86,9 +86,9 @@ class ClusterMigrationTest {
 
     @Test
     void oneChangeReachesEveryMemberWithTheSameGenerationWithinOneSecond() {
-        Member a = new Member(20701, V1, MigrationSource.CLUSTER);
-        Member b = new Member(20702, V1, MigrationSource.CLUSTER);
-        Member c = new Member(20703, V1, MigrationSource.CLUSTER);
+        Member a = new Member(0, V1, MigrationSource.CLUSTER);
+        Member b = new Member(1, V1, MigrationSource.CLUSTER);
+        Member c = new Member(2, V1, MigrationSource.CLUSTER);
         List<Member> all = List.of(a, b, c);
         double[] shares = {1, 10, 50, 100, 0, 0.01, 25, 75, 99.99, 100};
         long slowestNanos = 0;
@@ -116,17 +116,17 @@ class ClusterMigrationTest {
 
     @Test
     void aJoinerAdoptsTheChangedStateBeforeItsStartReturns() {
-        Member a = new Member(20701, V1, MigrationSource.CLUSTER);
+        Member a = new Member(0, V1, MigrationSource.CLUSTER);
         MigrationState changed = a.migration.update(new MigrationSettings(Mode.SPLIT, 37.5, false), ClusterMigration.ANY_GENERATION,
                 "admin 127.0.0.1");
-        Member joiner = new Member(20702, new MigrationSettings(Mode.V2, 0, true), MigrationSource.CLUSTER);
+        Member joiner = new Member(1, new MigrationSettings(Mode.V2, 0, true), MigrationSource.CLUSTER);
         assertThat(joiner.applied).containsExactly(changed);
     }
 
     @Test
     void twoChangesAgainstTheSameGenerationCannotBothWin() throws Exception {
-        Member a = new Member(20701, V1, MigrationSource.CLUSTER);
-        Member b = new Member(20702, V1, MigrationSource.CLUSTER);
+        Member a = new Member(0, V1, MigrationSource.CLUSTER);
+        Member b = new Member(1, V1, MigrationSource.CLUSTER);
         long base = a.migration.current().generation();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -174,29 +174,29 @@ class ClusterMigrationTest {
 
     @Test
     void aFullRestartStartsFromTheConfigurationAgain() {
-        Member a = new Member(20701, V1, MigrationSource.CLUSTER);
-        Member b = new Member(20702, V1, MigrationSource.CLUSTER);
+        Member a = new Member(0, V1, MigrationSource.CLUSTER);
+        Member b = new Member(1, V1, MigrationSource.CLUSTER);
         a.migration.update(new MigrationSettings(Mode.SPLIT, 50, true), ClusterMigration.ANY_GENERATION, "admin");
         await(() -> b.migration.current().generation() == 2, "b at generation 2");
 
         // a rolling restart keeps the cluster's state: b restarts with another configuration and adopts it
         b.stop();
-        Member b2 = new Member(20702, new MigrationSettings(Mode.V2, 0, false), MigrationSource.CLUSTER);
+        Member b2 = new Member(1, new MigrationSettings(Mode.V2, 0, false), MigrationSource.CLUSTER);
         assertThat(b2.migration.current().generation()).isEqualTo(2);
         assertThat(b2.migration.current().settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 50, true));
 
         // every member stopped: the next cluster starts from the configuration of its first member
         a.stop();
         b2.stop();
-        Member fresh = new Member(20701, SPLIT_10, MigrationSource.CLUSTER);
+        Member fresh = new Member(0, SPLIT_10, MigrationSource.CLUSTER);
         assertThat(fresh.migration.current().generation()).isEqualTo(1);
         assertThat(fresh.migration.current().settings()).isEqualTo(SPLIT_10);
     }
 
     @Test
     void aMemberOnItsOwnConfigurationIgnoresTheClusterAndChangesOnlyItself() {
-        Member clustered = new Member(20701, SPLIT_10, MigrationSource.CLUSTER);
-        Member own = new Member(20702, V1, MigrationSource.MEMBER);
+        Member clustered = new Member(0, SPLIT_10, MigrationSource.CLUSTER);
+        Member own = new Member(1, V1, MigrationSource.MEMBER);
         assertThat(own.migration.current().settings()).isEqualTo(V1);
 
         MigrationState local = own.migration.update(new MigrationSettings(Mode.V2, 0, false), ClusterMigration.ANY_GENERATION, "test");
@@ -214,8 +214,8 @@ class ClusterMigrationTest {
 
     @Test
     void aLostStateIsStoredAgainFromWhatTheMembersApply() {
-        Member a = new Member(20701, V1, MigrationSource.CLUSTER);
-        Member b = new Member(20702, V1, MigrationSource.CLUSTER);
+        Member a = new Member(0, V1, MigrationSource.CLUSTER);
+        Member b = new Member(1, V1, MigrationSource.CLUSTER);
         MigrationState changed = a.migration.update(new MigrationSettings(Mode.SPLIT, 5, true), ClusterMigration.ANY_GENERATION, "admin");
         await(() -> b.migration.current().equals(changed), "b at the change");
 
@@ -227,8 +227,8 @@ class ClusterMigrationTest {
 
     @Test
     void anUnreadableStoredStateIsReportedAndKeepsTheAppliedOne() {
-        Member a = new Member(20701, SPLIT_10, MigrationSource.CLUSTER);
-        Member b = new Member(20702, V1, MigrationSource.CLUSTER);
+        Member a = new Member(0, SPLIT_10, MigrationSource.CLUSTER);
+        Member b = new Member(1, V1, MigrationSource.CLUSTER);
         MigrationState before = b.migration.current();
         a.hz.<String, String>getMap(ClusterMigration.MAP).put(ClusterMigration.KEY, "rm -rf /");
         // give both members well past one resync to read it

@@ -1,6 +1,7 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import evil.Payload;
 import org.junit.jupiter.api.AfterAll;
@@ -25,16 +26,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class HazelcastHardeningTest {
 
-    private static final LoopbackMembers MEMBERS = new LoopbackMembers("ketama-hardening", 20761, 20762);
+    private static final LoopbackMembers MEMBERS = new LoopbackMembers("ketama-hardening", 2);
     private static HazelcastInstance hardened;
     private static HazelcastInstance sender;
 
     @BeforeAll
     static void start() {
-        Config config = MEMBERS.config(20761);
-        HazelcastHardening.apply(config);
-        hardened = MEMBERS.start(config);
-        sender = MEMBERS.start(20762);
+        hardened = MEMBERS.start(0, config -> {
+            HazelcastHardening.apply(config);
+            return Hazelcast.newHazelcastInstance(config);
+        });
+        sender = MEMBERS.start(1);
         LoopbackMembers.await(() -> hardened.getCluster().getMembers().size() == 2, "two members");
     }
 

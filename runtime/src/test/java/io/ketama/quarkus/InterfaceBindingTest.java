@@ -3,6 +3,7 @@ package io.ketama.quarkus;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
+import io.ketama.testing.FreePorts;
 import io.ketama.testing.LoopbackHazelcast;
 import io.ketama.testing.StartedMembers;
 import io.quarkus.runtime.LaunchMode;
@@ -70,10 +71,7 @@ class InterfaceBindingTest {
                 MigrationSettings.DEFAULT, null, Duration.ofMillis(200), hazelcast);
     }
 
-    private static int freeLoopbackPort() throws IOException {
-        try (ServerSocket probe = new ServerSocket()) {
-            probe.bind(new InetSocketAddress("127.0.0.1", 0));
-            return probe.getLocalPort();
-        }
+    private static int freeLoopbackPort() {
+        return FreePorts.take();
     }
 }

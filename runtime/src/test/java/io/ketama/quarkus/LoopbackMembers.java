@@ -1,48 +1,52 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.testing.Await;
 import io.ketama.testing.LoopbackHazelcast;
+import io.ketama.testing.MemberPorts;
 import io.ketama.testing.StartedMembers;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * Real Hazelcast members on 127.0.0.1 for runtime tests ({@link LoopbackHazelcast}): one cluster
- * per test class and test run, fixed ports from the given range (engineer "cluster"'s block,
- * 20701..20899), TCP/IP join over that list only.
+ * per instance and test run, its members' ports chosen when it is made ({@link MemberPorts}), TCP/IP
+ * join over that list only. Members are named by index (0 to size - 1), never by port.
  */
 final class LoopbackMembers implements AutoCloseable {
 
     static final Duration DEADLINE = Duration.ofSeconds(60);
 
     private final String clusterName;
-    private final int firstPort;
-    private final int lastPort;
+    private final MemberPorts ports;
     private final StartedMembers started = new StartedMembers();
 
-    LoopbackMembers(String clusterName, int firstPort, int lastPort) {
-        if (firstPort < 20701 || lastPort > 20899 || firstPort > lastPort) {
-            throw new IllegalArgumentException("test ports must lie in 20701..20899, were " + firstPort + ".." + lastPort);
-        }
+    LoopbackMembers(String clusterName, int size) {
         this.clusterName = LoopbackHazelcast.clusterName(clusterName);
-        this.firstPort = firstPort;
-        this.lastPort = lastPort;
+        this.ports = MemberPorts.fresh(size);
     }
 
-    /** A member configuration that joins this cluster on {@code port}. */
-    Config config(int port) {
-        return LoopbackHazelcast.fixedPort(clusterName, port, LoopbackHazelcast.ports(firstPort, lastPort));
+    /** Starts member {@code member} (from 0) of this cluster on its port. */
+    HazelcastInstance start(int member) {
+        return start(member, Hazelcast::newHazelcastInstance);
     }
 
-    HazelcastInstance start(int port) {
-        return start(config(port));
+    /**
+     * Starts member {@code member} with {@code newMember}, given the member's configuration (which
+     * it may change first); if another process took the member's port, again on a new port
+     * ({@link MemberPorts#bind}), so {@code newMember} may be called more than once.
+     */
+    HazelcastInstance start(int member, Function<Config, HazelcastInstance> newMember) {
+        return started.track(ports.bind(member, port -> newMember.apply(LoopbackHazelcast.fixedPort(clusterName, port, ports.all()))));
     }
 
-    HazelcastInstance start(Config config) {
-        return started.start(config);
+    /** Member {@code member}'s port. */
+    int port(int member) {
+        return ports.port(member);
     }
 
     /** Stops {@code hz}, started elsewhere, with the others. */

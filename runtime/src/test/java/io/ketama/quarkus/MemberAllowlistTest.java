@@ -2,6 +2,7 @@ package io.ketama.quarkus;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
 import org.junit.jupiter.api.Test;
@@ -41,12 +42,11 @@ class MemberAllowlistTest {
     @Test
     void theMasterRefusesTheJoinOfAMemberAtAnAddressNotListed() {
         MemberAllowlist onlyFirstLoopback = MemberAllowlist.of(List.of("127.0.0.1"));
-        try (LoopbackMembers members = new LoopbackMembers("ketama-allowlist-join", 20774, 20776)) {
-            HazelcastInstance master = members.track(HazelcastHardening.newMember(members.config(20774), onlyFirstLoopback));
-            Config strangerConfig = on("127.0.0.2", members.config(20775));
+        try (LoopbackMembers members = new LoopbackMembers("ketama-allowlist-join", 3)) {
+            HazelcastInstance master = members.start(0, c -> HazelcastHardening.newMember(c, onlyFirstLoopback));
             HazelcastInstance stranger;
             try {
-                stranger = members.track(HazelcastHardening.newMember(strangerConfig, onlyFirstLoopback));
+                stranger = members.start(1, c -> HazelcastHardening.newMember(on("127.0.0.2", c), onlyFirstLoopback));
             } catch (IllegalStateException refused) { // Hazelcast: the node failed to start
                 stranger = null;
             }
@@ -54,15 +54,15 @@ class MemberAllowlistTest {
             await(() -> refused == null || !refused.getLifecycleService().isRunning(), "the refused member to stop");
             assertThat(master.getCluster().getMembers()).hasSize(1);
 
-            HazelcastInstance allowed = members.track(HazelcastHardening.newMember(members.config(20776), onlyFirstLoopback));
+            HazelcastInstance allowed = members.start(2, c -> HazelcastHardening.newMember(c, onlyFirstLoopback));
             await(() -> master.getCluster().getMembers().size() == 2, "the allowed member to join");
             assertThat(allowed.getCluster().getMembers()).extracting(m -> m.getAddress().getHost()).containsOnly("127.0.0.1");
         }
         // the control: the same member at 127.0.0.2 joins a master whose list names it
-        try (LoopbackMembers members = new LoopbackMembers("ketama-allowlist-join-control", 20777, 20778)) {
+        try (LoopbackMembers members = new LoopbackMembers("ketama-allowlist-join-control", 2)) {
             MemberAllowlist wholeLoopback = MemberAllowlist.of(List.of("127.0.0.*"));
-            HazelcastInstance master = members.track(HazelcastHardening.newMember(members.config(20777), wholeLoopback));
-            HazelcastInstance listed = members.track(HazelcastHardening.newMember(on("127.0.0.2", members.config(20778)), wholeLoopback));
+            HazelcastInstance master = members.start(0, c -> HazelcastHardening.newMember(c, wholeLoopback));
+            HazelcastInstance listed = members.start(1, c -> HazelcastHardening.newMember(on("127.0.0.2", c), wholeLoopback));
             await(() -> master.getCluster().getMembers().size() == 2, "the listed member at 127.0.0.2 to join");
             assertThat(listed.getCluster().getLocalMember().getAddress().getHost()).isEqualTo("127.0.0.2");
         }
@@ -70,10 +70,10 @@ class MemberAllowlistTest {
 
     @Test
     void aMemberAdmittedAnywayNeverReachesTheRings() {
-        try (LoopbackMembers members = new LoopbackMembers("ketama-allowlist", 20771, 20773)) {
-            HazelcastInstance a = members.start(withAttributes(members.config(20771)));
-            HazelcastInstance stranger = members.start(withAttributes(on("127.0.0.2", members.config(20772))));
-            HazelcastInstance b = members.start(withAttributes(members.config(20773)));
+        try (LoopbackMembers members = new LoopbackMembers("ketama-allowlist", 3)) {
+            HazelcastInstance a = members.start(0, c -> Hazelcast.newHazelcastInstance(withAttributes(c)));
+            HazelcastInstance stranger = members.start(1, c -> Hazelcast.newHazelcastInstance(withAttributes(on("127.0.0.2", c))));
+            HazelcastInstance b = members.start(2, c -> Hazelcast.newHazelcastInstance(withAttributes(c)));
             ClusterRings rings = new ClusterRings(a, new ClusterRings.Settings(new RingSettings(HashStyle.PINGORA, 16),
                     Duration.ofMillis(50), MigrationSettings.DEFAULT, MigrationSource.CLUSTER, true,
                     MemberAllowlist.of(List.of("127.0.0.1"))), RingMetrics.NONE);

@@ -42,7 +42,7 @@ class MigrationRampTest {
 
     private static final Duration SECOND = Duration.ofSeconds(1);
 
-    private static final LoopbackMembers MEMBERS = new LoopbackMembers("ketama-ramp", 20711, 20712);
+    private static final LoopbackMembers MEMBERS = new LoopbackMembers("ketama-ramp", 2);
     private static HazelcastInstance a;
     private static HazelcastInstance b;
     private final List<AutoCloseable> closing = new ArrayList<>();
@@ -51,8 +51,8 @@ class MigrationRampTest {
 
     @BeforeAll
     static void startMembers() {
-        a = MEMBERS.start(20711);
-        b = MEMBERS.start(20712);
+        a = MEMBERS.start(0);
+        b = MEMBERS.start(1);
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.Crc32;
 import io.ketama.core.HashStyle;
@@ -33,7 +34,7 @@ class ServingGateTest {
 
     private static final Duration COALESCE = Duration.ofMillis(50);
 
-    private final LoopbackMembers members = new LoopbackMembers("ketama-serving-gate", 20731, 20735);
+    private final LoopbackMembers members = new LoopbackMembers("ketama-serving-gate", 5);
     private final List<Running> running = new CopyOnWriteArrayList<>();
     /** Members that can serve now (what a member's key server would say). */
     private final Set<UUID> canServe = ConcurrentHashMap.newKeySet();
@@ -59,11 +60,12 @@ class ServingGateTest {
     }
 
     /** Starts a gated member running the cluster part; it serves (and opens) only if {@code open}. */
-    private Running start(int port, boolean open) {
-        Config config = members.config(port);
-        MemberAttributes.publish(config, 1, Set.of(), "default", null);
-        MemberAttributes.gate(config);
-        HazelcastInstance hz = members.start(config);
+    private Running start(int index, boolean open) {
+        HazelcastInstance hz = members.start(index, config -> {
+            MemberAttributes.publish(config, 1, Set.of(), "default", null);
+            MemberAttributes.gate(config);
+            return Hazelcast.newHazelcastInstance(config);
+        });
         ClusterRings rings = ClusterRings.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), MigrationSettings.DEFAULT,
                 MigrationSource.CLUSTER, COALESCE);
         Running r = new Running(hz, rings);
@@ -107,15 +109,15 @@ class ServingGateTest {
 
     @Test
     void aJoiningAndADrainingMemberAreNeverChosenWhenTheyCannotServe() throws InterruptedException {
-        Running a = start(20731, true);
-        Running b = start(20732, true);
-        Running c = start(20733, true);
+        Running a = start(0, true);
+        Running b = start(1, true);
+        Running c = start(2, true);
         List<Running> first = List.of(a, b, c);
         await(() -> first.stream().allMatch(x -> first.stream().allMatch(y -> onRings(x, y))), "three members on every ring");
         first.forEach(this::loadEvery);
 
         // A joiner is in the cluster, its rings built, but not serving: nobody places it.
-        Running d = start(20734, false);
+        Running d = start(3, false);
         loadEvery(d);
         await(() -> first.stream().allMatch(x -> x.hz().getCluster().getMembers().size() == 4), "four members in the cluster");
         long before = selections.get();

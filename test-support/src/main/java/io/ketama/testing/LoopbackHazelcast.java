@@ -3,10 +3,8 @@ package io.ketama.testing;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -18,16 +16,20 @@ import java.util.stream.Collectors;
  * {@code Hazelcast.newHazelcastInstance(config)}. The same member as the extension's
  * {@code quarkus.ketama.hazelcast.*} keys: {@link #extensionKeys}.
  *
- * <p>Concurrent test runs on one machine (several engineers, several modules) must neither join
+ * <p>Concurrent test runs on one machine (several checkouts, parallel CI jobs) must neither join
  * each other nor fight over ports: every cluster gets a name of its own (e.g. {@link #clusterName}),
- * and a member that need not sit on a known port binds the first free port of a range
- * ({@link #firstFreePort}) by Hazelcast's own port auto-increment, which tries each port by
- * binding it. Picking a port that looks free and binding it later loses it to any other process
- * that binds in between.
+ * and every port is chosen at run time ({@link FreePorts}, {@link MemberPorts}), never written in a
+ * test. A member either sits on a known port with Hazelcast's port auto-increment off
+ * ({@link #fixedPort}: a port lost to another process fails the start, which {@link MemberPorts#bind}
+ * retries on a new port, instead of moving the member to a port in someone else's member list), or
+ * takes the first port of a run this JVM took that it can bind ({@link #anyFreePort}: auto-increment
+ * over that run only).
  */
 public final class LoopbackHazelcast {
 
     public static final String HOST = "127.0.0.1";
+    /** Ports taken for a member of {@link #anyFreePort}. */
+    static final int RUN = 4;
 
     private LoopbackHazelcast() {
     }
@@ -50,46 +52,40 @@ public final class LoopbackHazelcast {
     }
 
     /**
-     * A member of {@code clusterName} on the first port from {@code first} to {@code last} it can
-     * bind, that joins the members at {@code joinPorts}; its port is known once it has started
+     * A member of {@code clusterName} on the first port it can bind of {@value #RUN} free ports
+     * taken for it ({@link FreePorts#take}; if another process took one since, Hazelcast's port
+     * auto-increment moves on within the run, never past it), that joins the members at
+     * {@code joinPorts}; its port is known once it has started
      * ({@code hz.getCluster().getLocalMember().getAddress().getPort()}).
      */
-    public static Config firstFreePort(String clusterName, int first, int last, Collection<Integer> joinPorts) {
-        if (first > last) {
-            throw new IllegalArgumentException("empty port range " + first + ".." + last);
-        }
+    public static Config anyFreePort(String clusterName, Collection<Integer> joinPorts) {
         Config config = base(clusterName, joinPorts);
-        config.getNetworkConfig().setPort(first).setPortAutoIncrement(true).setPortCount(last - first + 1);
+        config.getNetworkConfig().setPort(FreePorts.take(RUN).get(0)).setPortAutoIncrement(true).setPortCount(RUN);
         return config;
     }
 
     /**
      * The extension's {@code quarkus.ketama.hazelcast.*} keys for the same member: cluster
-     * {@code clusterName} on 127.0.0.1, on {@code port} or (with {@code firstFree}) the first port
-     * from there it can bind, joining {@code joinPorts}. With no ports to join, {@code members}
-     * and {@code interface} stay unset: in the test launch mode the extension's member then joins
-     * nobody, listens on 127.0.0.1 only, and the others join it.
+     * {@code clusterName} on 127.0.0.1, on {@code port} and no other (auto-increment off), joining
+     * {@code joinPorts}. With no ports to join, {@code members} and {@code interface} stay unset: in
+     * the test launch mode the extension's member then joins nobody, listens on 127.0.0.1 only, and
+     * the others join it.
      */
-    public static Map<String, String> extensionKeys(String clusterName, int port, boolean firstFree, Collection<Integer> joinPorts) {
+    public static Map<String, String> extensionKeys(String clusterName, int port, Collection<Integer> joinPorts) {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put("quarkus.ketama.hazelcast.cluster-name", clusterName);
         keys.put("quarkus.ketama.hazelcast.port", Integer.toString(port));
-        keys.put("quarkus.ketama.hazelcast.port-auto-increment", Boolean.toString(firstFree));
+        keys.put("quarkus.ketama.hazelcast.port-auto-increment", "false");
         if (!joinPorts.isEmpty()) {
             keys.put("quarkus.ketama.hazelcast.interface", HOST);
-            keys.put("quarkus.ketama.hazelcast.members",
-                    joinPorts.stream().map(p -> HOST + ":" + p).collect(Collectors.joining(",")));
+            keys.put("quarkus.ketama.hazelcast.members", memberList(joinPorts));
         }
         return keys;
     }
 
-    /** The ports from {@code first} to {@code last}. */
-    public static List<Integer> ports(int first, int last) {
-        List<Integer> ports = new ArrayList<>(Math.max(0, last - first + 1));
-        for (int p = first; p <= last; p++) {
-            ports.add(p);
-        }
-        return ports;
+    /** {@code 127.0.0.1:p1,127.0.0.1:p2,...}: members listed one by one (a range crashes Hazelcast where interfaces are set). */
+    public static String memberList(Collection<Integer> ports) {
+        return ports.stream().map(p -> HOST + ":" + p).collect(Collectors.joining(","));
     }
 
     private static Config base(String clusterName, Collection<Integer> joinPorts) {

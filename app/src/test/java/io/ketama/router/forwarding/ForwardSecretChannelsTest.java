@@ -83,7 +83,7 @@ class ForwardSecretChannelsTest {
     }
 
     private HazelcastInstance member(String cluster, List<Integer> join, boolean endpoints) {
-        Config c = LoopbackHazelcast.firstFreePort(cluster, 5901, 5949, join);
+        Config c = LoopbackHazelcast.anyFreePort(cluster, join);
         c.setProperty("hazelcast.logging.type", "jdk");
         if (endpoints) {
             c.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));

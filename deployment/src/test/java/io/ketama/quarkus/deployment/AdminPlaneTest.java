@@ -36,7 +36,7 @@ import static org.hamcrest.Matchers.hasItems;
  */
 class AdminPlaneTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-admin-plane", 20721, 20722, 20723, 20724);
+    static final TestCluster CLUSTER = new TestCluster("ketama-admin-plane", 4);
     static final String TOKEN = "admin-plane-test-token-0123456789";
     static final String PATH = "/q/ketama/migration";
 
@@ -67,8 +67,8 @@ class AdminPlaneTest {
     private static synchronized List<ClusterRings> others() {
         if (OTHERS.isEmpty()) {
             // their own configuration says v2; they must adopt the cluster's state instead
-            OTHERS.add(CLUSTER.startRunning(20722, new MigrationSettings(Mode.V2, 0, false)));
-            OTHERS.add(CLUSTER.startRunning(20723, new MigrationSettings(Mode.V2, 0, false)));
+            OTHERS.add(CLUSTER.startRunning(1, new MigrationSettings(Mode.V2, 0, false)));
+            OTHERS.add(CLUSTER.startRunning(2, new MigrationSettings(Mode.V2, 0, false)));
         }
         return OTHERS;
     }
@@ -110,7 +110,7 @@ class AdminPlaneTest {
                 "three members reporting generation " + made.generation());
         admin().get(PATH).then().body("members.state", hasItems("serving"));
 
-        ClusterRings joiner = CLUSTER.startRunning(20724, MigrationSettings.DEFAULT);
+        ClusterRings joiner = CLUSTER.startRunning(3, MigrationSettings.DEFAULT);
         assertThat(joiner.migration()).isEqualTo(made); // adopted before startRunning returned
     }
 

@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AgreementTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-agreement", 5802, 5803, 5804, 5805, 5806, 5807);
+    static final TestCluster CLUSTER = new TestCluster("ketama-agreement", 6);
     static final int KEYS = 10_000;
 
     @RegisterExtension
@@ -61,21 +61,21 @@ class AgreementTest {
 
     @Test
     void everyMemberSelectsTheSameOwnerAfterJoinsAndLeavesInAnyOrder() {
-        HazelcastInstance b = CLUSTER.start(5803, 2, Set.of(), null);
-        HazelcastInstance c = CLUSTER.start(5804, 1, Set.of("ssd"), "node-c");
-        HazelcastInstance d = CLUSTER.start(5805, 3, Set.of("ssd", "pci"), null);
+        HazelcastInstance b = CLUSTER.start(1, 2, Set.of(), null);
+        HazelcastInstance c = CLUSTER.start(2, 1, Set.of("ssd"), "node-c");
+        HazelcastInstance d = CLUSTER.start(3, 3, Set.of("ssd", "pci"), null);
         assertAgreement(List.of(b, c, d));
 
         CLUSTER.stop(c);
-        HazelcastInstance e = CLUSTER.start(5806, 1, Set.of("pci"), null);
+        HazelcastInstance e = CLUSTER.start(4, 1, Set.of("pci"), null);
         CLUSTER.stop(b);
-        HazelcastInstance f = CLUSTER.start(5807, 2, Set.of("ssd"), "node-f");
-        HazelcastInstance c2 = CLUSTER.start(5804, 1, Set.of("ssd"), "node-c"); // c back, new address-independent identity
+        HazelcastInstance f = CLUSTER.start(5, 2, Set.of("ssd"), "node-f");
+        HazelcastInstance c2 = CLUSTER.start(2, 1, Set.of("ssd"), "node-c"); // c back, new address-independent identity
         assertAgreement(List.of(d, e, f, c2));
 
         CLUSTER.stop(d);
         CLUSTER.stop(f);
-        HazelcastInstance b2 = CLUSTER.start(5803, 4, Set.of(), null);
+        HazelcastInstance b2 = CLUSTER.start(1, 4, Set.of(), null);
         assertAgreement(List.of(e, c2, b2));
     }
 

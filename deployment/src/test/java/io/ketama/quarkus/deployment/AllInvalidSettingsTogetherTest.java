@@ -24,7 +24,7 @@ class AllInvalidSettingsTogetherTest {
             "quarkus.ketama.member.weight must be an integer from 1 to 1000, was '-1'");
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new TestCluster("ketama-invalid-together", 5849).app(
+    static final QuarkusUnitTest APP = new TestCluster("ketama-invalid-together", 1).app(
                     "quarkus.ketama.admin.token", "secret",
                     "quarkus.ketama.drain.timeout", "-1s",
                     "quarkus.ketama.migration.v2-share", "150",

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConcurrentAdminChangesTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-admin-concurrent", 20751);
+    static final TestCluster CLUSTER = new TestCluster("ketama-admin-concurrent", 1);
     static final String TOKEN = "concurrent-admin-test-token-0123456789";
     static final String PATH = "/q/ketama/migration";
     static final int ROUNDS = 100;

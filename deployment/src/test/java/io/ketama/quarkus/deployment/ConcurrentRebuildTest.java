@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConcurrentRebuildTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-concurrent", 5828, 5829, 5830, 5831, 5832, 5833);
+    static final TestCluster CLUSTER = new TestCluster("ketama-concurrent", 6);
     static final int READERS = 4;
     static final Set<String> SSD = Set.of("ssd");
 
@@ -74,13 +74,13 @@ class ConcurrentRebuildTest {
         int changes = 0;
         try {
             for (int round = 0; round < 2; round++) {
-                HazelcastInstance a = CLUSTER.start(5829, 1, Set.of(), null);
-                HazelcastInstance b = CLUSTER.start(5830, 2, SSD, null);
-                HazelcastInstance c = CLUSTER.start(5831, 1, SSD, "c-" + round);
+                HazelcastInstance a = CLUSTER.start(1, 1, Set.of(), null);
+                HazelcastInstance b = CLUSTER.start(2, 2, SSD, null);
+                HazelcastInstance c = CLUSTER.start(3, 1, SSD, "c-" + round);
                 CLUSTER.stop(b);
-                HazelcastInstance d = CLUSTER.start(5832, 3, Set.of(), null);
+                HazelcastInstance d = CLUSTER.start(4, 3, Set.of(), null);
                 CLUSTER.stop(a);
-                HazelcastInstance e = CLUSTER.start(5833, 1, SSD, null);
+                HazelcastInstance e = CLUSTER.start(5, 1, SSD, null);
                 CLUSTER.stop(d);
                 CLUSTER.stop(c);
                 CLUSTER.stop(e);

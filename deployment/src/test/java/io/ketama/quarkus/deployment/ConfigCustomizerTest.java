@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** An application bean changes the member's configuration before it starts; the extension's own attributes still win. */
 class ConfigCustomizerTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-customizer", 5840);
+    static final TestCluster CLUSTER = new TestCluster("ketama-customizer", 1);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(jar -> jar.addClass(AppCustomizer.class),

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Outside the data-centre allowlist, split mode sends every key to v1 whatever the share. */
 class DatacenterAllowlistTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-allowlist", 5816);
+    static final TestCluster CLUSTER = new TestCluster("ketama-allowlist", 1);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(

@@ -1,6 +1,7 @@
 package io.ketama.quarkus.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ketama.testing.FreePorts;
 import io.quarkus.devui.tests.DevUIJsonRPCTest;
 import io.quarkus.test.QuarkusDevModeTest;
 import io.restassured.RestAssured;
@@ -21,15 +22,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DevUiCardTest extends DevUIJsonRPCTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-devui", 5839, 5840);
+    static final TestCluster CLUSTER = new TestCluster("ketama-devui", 2);
+    /** HTTP (dev mode has no test port of its own), chosen at run time like the members' ports. */
+    static final int HTTP_PORT = FreePorts.shared(CLUSTER.name + "-http", 1).get(0);
+    static final String BASE = "http://127.0.0.1:" + HTTP_PORT;
     /** The port comes from Hazelcast's own file, watched in dev mode; the keys set everything else. */
-    static final String HAZELCAST_YAML = "hazelcast:\n  network:\n    port:\n      port: 5839\n      auto-increment: false\n";
+    static final String HAZELCAST_YAML = "hazelcast:\n  network:\n    port:\n      port: " + CLUSTER.port(0)
+            + "\n      auto-increment: false\n";
 
     @RegisterExtension
     static final QuarkusDevModeTest APP = new QuarkusDevModeTest()
             .withApplicationRoot(jar -> jar.addAsResource(new StringAsset(HAZELCAST_YAML), "hazelcast.yaml")
                     .addAsResource(new StringAsset(String.join("\n",
-                    "quarkus.http.port=21080",
+                    "quarkus.http.port=" + HTTP_PORT,
                     "quarkus.http.host=127.0.0.1",
                     "quarkus.ketama.hazelcast.cluster-name=" + CLUSTER.name,
                     "quarkus.ketama.hazelcast.interface=127.0.0.1",
@@ -42,17 +47,17 @@ class DevUiCardTest extends DevUIJsonRPCTest {
                     "quarkus.log.category.\"com.hazelcast\".level=WARN")), "application.properties"));
 
     DevUiCardTest() {
-        super("quarkus-ketama", "http://127.0.0.1:21080");
+        super("quarkus-ketama", BASE);
     }
 
     @Test
     void theCardShowsTheRingsAndAnswersWhoOwnsAKey() throws Exception {
-        RestAssured.when().get("http://127.0.0.1:21080/q/dev-ui/quarkus-ketama/rings").then().statusCode(200);
+        RestAssured.when().get(BASE + "/q/dev-ui/quarkus-ketama/rings").then().statusCode(200);
 
         JsonNode rings = executeJsonRPCMethod("getRings");
         JsonNode member = rings.get("members").get(0);
         assertThat(rings.get("members")).hasSize(1);
-        assertThat(member.get("address").asText()).isEqualTo("127.0.0.1:5839");
+        assertThat(member.get("address").asText()).isEqualTo(CLUSTER.address(0));
         assertThat(member.get("weight").asInt()).isEqualTo(3);
         assertThat(texts(member.get("features"))).containsExactly("eu", "ssd");
         assertThat(member.get("datacenter").asText()).isEqualTo("ams");
@@ -69,19 +74,19 @@ class DevUiCardTest extends DevUIJsonRPCTest {
         assertThat(rings.get("generation").asLong()).isPositive();
 
         JsonNode owner = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "ssd"));
-        assertThat(owner.get("owner").asText()).isEqualTo("127.0.0.1:5839");
+        assertThat(owner.get("owner").asText()).isEqualTo(CLUSTER.address(0));
         assertThat(owner.get("version").asText()).isIn("v1", "v2");
-        assertThat(texts(owner.get("candidates"))).containsExactly("127.0.0.1:5839");
+        assertThat(texts(owner.get("candidates"))).containsExactly(CLUSTER.address(0));
         JsonNode none = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "gpu"));
         assertThat(none.hasNonNull("owner")).as("no member has gpu").isFalse();
         assertThat(none.get("candidates")).isEmpty();
 
-        APP.modifyResourceFile("hazelcast.yaml", yaml -> yaml.replace("5839", "5840"));
+        APP.modifyResourceFile("hazelcast.yaml", yaml -> yaml.replace("port: " + CLUSTER.port(0), "port: " + CLUSTER.port(1)));
         long end = System.nanoTime() + TestCluster.DEADLINE.multipliedBy(4).toNanos();
         String address = member.get("address").asText();
-        while (!address.equals("127.0.0.1:5840")) {
+        while (!address.equals(CLUSTER.address(1))) {
             assertThat(System.nanoTime()).as("the member restarted on the file's new port; last seen %s", address).isLessThan(end);
-            RestAssured.when().get("http://127.0.0.1:21080/q/dev-ui/quarkus-ketama/rings"); // dev mode restarts on a request
+            RestAssured.when().get(BASE + "/q/dev-ui/quarkus-ketama/rings"); // dev mode restarts on a request
             Thread.sleep(500);
             address = executeJsonRPCMethod("getRings").get("members").get(0).get("address").asText();
         }

@@ -18,7 +18,7 @@ import static org.hamcrest.Matchers.not;
  */
 class HealthAndMetricsDisabledTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-switched-off", 5834);
+    static final TestCluster CLUSTER = new TestCluster("ketama-switched-off", 1);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(

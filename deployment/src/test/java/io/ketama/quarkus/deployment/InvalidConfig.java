@@ -22,7 +22,7 @@ final class InvalidConfig {
      * @param expected  texts the start-up failure's message chain must contain
      */
     static QuarkusUnitTest app(String[] keyValues, String... expected) {
-        QuarkusUnitTest test = new TestCluster("ketama-invalid", 5849).app(keyValues)
+        QuarkusUnitTest test = new TestCluster("ketama-invalid", 1).app(keyValues)
                 .assertException(t -> {
                     String messages = messages(t);
                     for (String e : expected) {

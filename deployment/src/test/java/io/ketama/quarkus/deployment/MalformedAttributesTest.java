@@ -25,7 +25,7 @@ import static org.hamcrest.Matchers.containsString;
  */
 class MalformedAttributesTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-malformed", 5821, 5822, 5823, 5824, 5825, 5826, 5827);
+    static final TestCluster CLUSTER = new TestCluster("ketama-malformed", 7);
     static final String WARNING = "is left out of the rings";
 
     @RegisterExtension
@@ -47,28 +47,28 @@ class MalformedAttributesTest {
 
     @Test
     void malformedMembersAreExcludedOnceWithAReason() {
-        HazelcastInstance good = CLUSTER.start(5822, 2, Set.of("ssd"), null);
-        CLUSTER.startWithRawAttributes(5823, MemberAttributes.WEIGHT, "abc");
-        CLUSTER.startWithRawAttributes(5824, MemberAttributes.WEIGHT, "0");
-        CLUSTER.startWithRawAttributes(5825, MemberAttributes.WEIGHT, "-1");
-        CLUSTER.startWithRawAttributes(5826, MemberAttributes.FEATURES, "ssd,,pci");
-        CLUSTER.startWithRawAttributes(5827, MemberAttributes.DATACENTER, "");
+        HazelcastInstance good = CLUSTER.start(1, 2, Set.of("ssd"), null);
+        CLUSTER.startWithRawAttributes(2, MemberAttributes.WEIGHT, "abc");
+        CLUSTER.startWithRawAttributes(3, MemberAttributes.WEIGHT, "0");
+        CLUSTER.startWithRawAttributes(4, MemberAttributes.WEIGHT, "-1");
+        CLUSTER.startWithRawAttributes(5, MemberAttributes.FEATURES, "ssd,,pci");
+        CLUSTER.startWithRawAttributes(6, MemberAttributes.DATACENTER, "");
         RingSnapshot s = awaitSnapshot(selector, x -> x.members().size() + x.excluded().size() == 7, "all seven members seen");
 
-        assertThat(s.members()).extracting(m -> m.member().getAddress().getPort()).containsExactlyInAnyOrder(5821, 5822);
+        assertThat(s.members()).extracting(m -> m.member().getAddress().getPort()).containsExactlyInAnyOrder(CLUSTER.port(0), CLUSTER.port(1));
         assertThat(s.excluded()).extracting(e -> e.member().getAddress().getPort())
-                .containsExactlyInAnyOrder(5823, 5824, 5825, 5826, 5827);
-        assertThat(reason(s, 5823)).isEqualTo("ketama.weight must be an integer from 1 to 1000, was 'abc'");
-        assertThat(reason(s, 5824)).isEqualTo("ketama.weight must be an integer from 1 to 1000, was '0'");
-        assertThat(reason(s, 5825)).isEqualTo("ketama.weight must be an integer from 1 to 1000, was '-1'");
-        assertThat(reason(s, 5826)).startsWith("ketama.features has an empty feature in 'ssd,,pci'");
-        assertThat(reason(s, 5827)).startsWith("ketama.datacenter must be a non-blank data centre name");
+                .containsExactlyInAnyOrder(CLUSTER.port(2), CLUSTER.port(3), CLUSTER.port(4), CLUSTER.port(5), CLUSTER.port(6));
+        assertThat(reason(s, CLUSTER.port(2))).isEqualTo("ketama.weight must be an integer from 1 to 1000, was 'abc'");
+        assertThat(reason(s, CLUSTER.port(3))).isEqualTo("ketama.weight must be an integer from 1 to 1000, was '0'");
+        assertThat(reason(s, CLUSTER.port(4))).isEqualTo("ketama.weight must be an integer from 1 to 1000, was '-1'");
+        assertThat(reason(s, CLUSTER.port(5))).startsWith("ketama.features has an empty feature in 'ssd,,pci'");
+        assertThat(reason(s, CLUSTER.port(6))).startsWith("ketama.datacenter must be a non-blank data centre name");
         assertThat(selector.isReady()).isTrue();
 
         // the excluded members are never selected
         for (int i = 0; i < 10_000; i++) {
             int port = selector.select("k" + i).owner().getAddress().getPort();
-            assertThat(port).isIn(5821, 5822);
+            assertThat(port).isIn(CLUSTER.port(0), CLUSTER.port(1));
         }
 
         // another rebuild (a good member leaves) must not warn or count again

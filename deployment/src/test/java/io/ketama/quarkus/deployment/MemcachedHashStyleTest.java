@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MemcachedHashStyleTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-memcached", 5841, 5842, 5843);
+    static final TestCluster CLUSTER = new TestCluster("ketama-memcached", 3);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app("quarkus.ketama.hash-style", "spymemcached",
@@ -49,8 +49,8 @@ class MemcachedHashStyleTest {
 
     @Test
     void keysAndCandidatesGoWhereTheClientsRingSendsThem() {
-        CLUSTER.start(5842, 1, Set.of(), "10.0.0.2:11211");
-        CLUSTER.start(5843, 2, Set.of(), "10.0.0.3:11211");
+        CLUSTER.start(1, 1, Set.of(), "10.0.0.2:11211");
+        CLUSTER.start(2, 2, Set.of(), "10.0.0.3:11211");
         RingSnapshot snapshot = awaitSnapshot(selector, s -> s.members().size() == 3, "three members on the rings");
         assertThat(snapshot.ring(RingVersion.V1).style()).isEqualTo(HashStyle.SPYMEMCACHED);
 

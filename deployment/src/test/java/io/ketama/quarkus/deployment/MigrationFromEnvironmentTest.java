@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class MigrationFromEnvironmentTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-migration-env", 5813, 5814, 5815);
+    static final TestCluster CLUSTER = new TestCluster("ketama-migration-env", 3);
     static final int KEYS = 100_000;
 
     @RegisterExtension
@@ -107,8 +107,8 @@ class MigrationFromEnvironmentTest {
 
     private RingSnapshot threeMembers() {
         if (hazelcast.getCluster().getMembers().size() < 3) {
-            CLUSTER.start(5814, 1, Set.of(), null);
-            CLUSTER.start(5815, 2, Set.of(), null);
+            CLUSTER.start(1, 1, Set.of(), null);
+            CLUSTER.start(2, 2, Set.of(), null);
         }
         RingSnapshot s = awaitSnapshot(selector, x -> x.members().size() == 3, "three members on the rings");
         // with three members the two rings disagree on many keys, so following the version matters

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NoManagementInterfaceTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new TestCluster("ketama-no-management", 20742).app(
+    static final QuarkusUnitTest APP = new TestCluster("ketama-no-management", 1).app(
             "quarkus.management.enabled", "false",
             "quarkus.ketama.admin.token", "no-management-test-token-0123456789");
 

@@ -1,6 +1,5 @@
 package io.ketama.quarkus.deployment;
 
-import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MemberAttributes;
@@ -21,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** An application that produces its own HazelcastInstance gets it instead of the embedded member. */
 class OwnHazelcastInstanceTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-own-instance", 5837);
+    static final TestCluster CLUSTER = new TestCluster("ketama-own-instance", 1);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(jar -> jar.addClass(OwnInstance.class));
@@ -51,9 +50,10 @@ class OwnHazelcastInstanceTest {
         @Produces
         @Singleton
         HazelcastInstance hazelcast() {
-            Config config = CLUSTER.plainConfig(5837).setInstanceName("applications-own");
-            MemberAttributes.publish(config, 5, List.of("gpu"), "own-dc", "own-node");
-            return Hazelcast.newHazelcastInstance(config);
+            return CLUSTER.newMember(0, config -> {
+                config.setInstanceName("applications-own");
+                MemberAttributes.publish(config, 5, List.of("gpu"), "own-dc", "own-node");
+            });
         }
 
         void close(@Disposes HazelcastInstance instance) {

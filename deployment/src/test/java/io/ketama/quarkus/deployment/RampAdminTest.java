@@ -28,7 +28,7 @@ import static org.hamcrest.Matchers.equalTo;
  */
 class RampAdminTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-ramp-admin", 20726, 20727, 20728);
+    static final TestCluster CLUSTER = new TestCluster("ketama-ramp-admin", 3);
     static final String TOKEN = "ramp-admin-test-token-0123456789";
     static final String RAMP = "/q/ketama/ramp";
 
@@ -75,8 +75,8 @@ class RampAdminTest {
 
     @Test
     void theBrakeHoldsOnTheApplicationsOwnShadowSelections() {
-        CLUSTER.start(20727, 1, Set.of(), null);
-        CLUSTER.start(20728, 2, Set.of(), null);
+        CLUSTER.start(1, 1, Set.of(), null);
+        CLUSTER.start(2, 2, Set.of(), null);
         awaitSnapshot(selector, s -> s.members().size() == 3, "three members on the rings");
         selector.updateMigration(new MigrationSettings(Mode.SPLIT, 0, true));
         long holdsBefore = status().getLong("counts.holds");

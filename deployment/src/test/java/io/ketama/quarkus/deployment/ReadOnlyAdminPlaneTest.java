@@ -16,7 +16,7 @@ import static org.hamcrest.Matchers.equalTo;
 class ReadOnlyAdminPlaneTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new TestCluster("ketama-read-only-admin", 20741).app(
+    static final QuarkusUnitTest APP = new TestCluster("ketama-read-only-admin", 1).app(
             "quarkus.management.enabled", "true",
             "quarkus.management.test-port", "0", // any free port
             "quarkus.management.host", "127.0.0.1");

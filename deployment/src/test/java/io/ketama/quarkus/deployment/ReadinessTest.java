@@ -21,14 +21,14 @@ import static org.hamcrest.Matchers.containsString;
  */
 class ReadinessTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-readiness", 5835, 5836);
+    static final TestCluster CLUSTER = new TestCluster("ketama-readiness", 2);
     /** How the test reaches the older member, which is started outside the application's class loader. */
     static final String STOP_OLDER = "ketama.test.readiness.stop-older-member";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app("quarkus.ketama.member.node-id", "pod-0")
             .setBeforeAllCustomizer(() -> {
-                HazelcastInstance older = CLUSTER.start(5836, 1, Set.of(), "pod-0");
+                HazelcastInstance older = CLUSTER.start(1, 1, Set.of(), "pod-0");
                 System.getProperties().put(STOP_OLDER, (Runnable) older::shutdown);
             })
             .setAfterAllCustomizer(() -> {
@@ -48,9 +48,9 @@ class ReadinessTest {
         assertThat(selector.isReady()).isFalse();
         assertThat(s.excluded()).singleElement().satisfies(e -> {
             assertThat(e.member().getUuid()).isEqualTo(s.localMember().getUuid());
-            assertThat(e.reason()).contains("ring identity 'pod-0' is already used by member 127.0.0.1:5836");
+            assertThat(e.reason()).contains("ring identity 'pod-0' is already used by member " + CLUSTER.address(1));
         });
-        assertThat(selector.select("key").owner().getAddress().getPort()).isEqualTo(5836);
+        assertThat(selector.select("key").owner().getAddress().getPort()).isEqualTo(CLUSTER.port(1));
         RestAssured.when().get("/q/health/ready").then().statusCode(503).body(containsString("ketama-rings"));
         RestAssured.when().get("/q/health/live").then().statusCode(200);
 

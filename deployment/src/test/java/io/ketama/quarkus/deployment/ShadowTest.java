@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ShadowTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-shadow", 5817, 5818, 5819, 5820);
+    static final TestCluster CLUSTER = new TestCluster("ketama-shadow", 4);
     static final int KEYS = 200_000;
 
     @RegisterExtension
@@ -44,9 +44,9 @@ class ShadowTest {
 
     @Test
     void shadowDisagreementsMatchTheExactDiffOfTheRings() {
-        CLUSTER.start(5818, 1, Set.of(), null);
-        CLUSTER.start(5819, 2, Set.of(), null);
-        CLUSTER.start(5820, 1, Set.of(), "edge-4");
+        CLUSTER.start(1, 1, Set.of(), null);
+        CLUSTER.start(2, 2, Set.of(), null);
+        CLUSTER.start(3, 1, Set.of(), "edge-4");
         RingSnapshot s = awaitSnapshot(selector, x -> x.members().size() == 4, "four members on the rings");
         double exact = RingDiff.compare(s.ring(RingVersion.V1), s.ring(RingVersion.V2)).movedFraction();
 

@@ -19,7 +19,7 @@ import static org.hamcrest.Matchers.containsString;
 /** One member alone: it owns every key, is ready, and shows its meters and health checks. */
 class SmokeTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-smoke", 5801);
+    static final TestCluster CLUSTER = new TestCluster("ketama-smoke", 1);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app("quarkus.ketama.member.features", "ssd,eu");
@@ -70,8 +70,8 @@ class SmokeTest {
                 "ketama_members_excluded 0.0",
                 "ketama_members_exclusions_total 0.0",
                 "ketama_ring_generation " + rebuilds + ".0",
-                "ketama_migration_v2_share_ratio{member=\"127.0.0.1:5801\"} 0.0",
-                "ketama_migration_generation{member=\"127.0.0.1:5801\"} 1.0",
+                "ketama_migration_v2_share_ratio{member=\"" + CLUSTER.address(0) + "\"} 0.0",
+                "ketama_migration_generation{member=\"" + CLUSTER.address(0) + "\"} 1.0",
                 "ketama_ramp_steps_total 0.0",
                 "ketama_ramp_holds_total 0.0",
                 "ketama_ramp_rollbacks_total 0.0"}) {
@@ -85,7 +85,7 @@ class SmokeTest {
         RestAssured.when().get("/q/health/live").then().statusCode(200).body(containsString("ketama-hazelcast"));
         selector.select("metered");
         RestAssured.when().get("/q/metrics").then().statusCode(200)
-                .body(containsString("ketama_selections_total{member=\"127.0.0.1:5801\",version=\"v1\"}"))
+                .body(containsString("ketama_selections_total{member=\"" + CLUSTER.address(0) + "\",version=\"v1\"}"))
                 .body(containsString("ketama_ring_points{version=\"v2\"} 16.0"))
                 .body(containsString("ketama_members 1.0"))
                 .body(containsString("ketama_rebuilds_seconds_count"));

@@ -2,6 +2,7 @@ package io.ketama.quarkus.deployment;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
 import io.ketama.quarkus.ClusterRings;
@@ -14,6 +15,7 @@ import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.ketama.testing.Await;
 import io.ketama.testing.LoopbackHazelcast;
+import io.ketama.testing.MemberPorts;
 import io.ketama.testing.StartedMembers;
 import io.quarkus.test.QuarkusUnitTest;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -21,40 +23,42 @@ import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
- * A test cluster on 127.0.0.1 ({@link LoopbackHazelcast}): the application's embedded member on
- * the first port and plain Hazelcast members on the others. Each test class takes its own ports
- * from 5801..5849 (the cluster-control tests from 20701..20899) and its own cluster name, which
- * {@link LoopbackHazelcast#clusterName} makes this test run's own.
+ * A test cluster on 127.0.0.1 ({@link LoopbackHazelcast}): the application's embedded member is
+ * member 0, plain Hazelcast members are members 1 to size - 1. Each test class has a cluster name
+ * of its own, which {@link LoopbackHazelcast#clusterName} makes this test run's own, and its
+ * members' ports, chosen at run time ({@link MemberPorts#shared}: the same in the test class's two
+ * copies, the one that configures the application and the one in the application's class loader).
  */
 final class TestCluster implements AutoCloseable {
 
     static final Duration DEADLINE = Duration.ofSeconds(30);
 
     final String name;
-    final int appPort;
-    final int[] ports;
+    private final MemberPorts ports;
     private final StartedMembers started = new StartedMembers();
     private final java.util.Map<HazelcastInstance, ClusterRings> running = new java.util.HashMap<>();
 
-    /** @param ports the application's port first, then the ports plain members may use */
-    TestCluster(String name, int... ports) {
+    /** @param size the members: the application's (0) and the plain members the test may start (1 to size - 1) */
+    TestCluster(String name, int size) {
         this.name = LoopbackHazelcast.clusterName(name);
-        this.appPort = ports[0];
-        this.ports = ports.clone();
-        for (int p : ports) {
-            if ((p < 5801 || p > 5849) && (p < 20701 || p > 20899)) {
-                throw new IllegalArgumentException("test ports must be in 5801..5849 (or 20701..20899, cluster-control tests), was " + p);
-            }
-        }
+        this.ports = MemberPorts.shared(this.name, size);
+    }
+
+    /** Member {@code member}'s port (0: the application's). */
+    int port(int member) {
+        return ports.port(member);
+    }
+
+    /** {@code 127.0.0.1:port} of member {@code member}, as Hazelcast and the rings name it. */
+    String address(int member) {
+        return LoopbackHazelcast.HOST + ":" + port(member);
     }
 
     /**
@@ -80,7 +84,7 @@ final class TestCluster implements AutoCloseable {
                 .withApplicationRoot(jar -> archive.accept(jar.addClass(TestCluster.class)))
                 .overrideConfigKey("quarkus.log.category.\"com.hazelcast\".level", "WARN")
                 .overrideConfigKey("quarkus.http.test-port", "0");
-        LoopbackHazelcast.extensionKeys(name, appPort, false, portList()).forEach(test::overrideConfigKey);
+        LoopbackHazelcast.extensionKeys(name, port(0), ports.all()).forEach(test::overrideConfigKey);
         for (int i = 0; i < extra.length; i += 2) {
             test.overrideConfigKey(extra[i], extra[i + 1]);
         }
@@ -88,29 +92,23 @@ final class TestCluster implements AutoCloseable {
     }
 
     String memberList() {
-        return IntStream.of(ports).mapToObj(p -> LoopbackHazelcast.HOST + ":" + p).collect(Collectors.joining(","));
+        return LoopbackHazelcast.memberList(ports.all());
     }
 
-    private List<Integer> portList() {
-        return IntStream.of(ports).boxed().toList();
-    }
-
-    /** Starts a plain member on {@code port} with the given ketama attributes (nodeId may be null). */
-    HazelcastInstance start(int port, int weight, Set<String> features, String nodeId) {
-        Config config = plainConfig(port);
-        MemberAttributes.publish(config, weight, features, "default", nodeId);
-        return start(config);
+    /** Starts plain member {@code member} (1 to size - 1) with the given ketama attributes (nodeId may be null). */
+    HazelcastInstance start(int member, int weight, Set<String> features, String nodeId) {
+        return start(member, config -> MemberAttributes.publish(config, weight, features, "default", nodeId));
     }
 
     /**
-     * Starts a member on {@code port} that runs the extension's cluster part without Quarkus
+     * Starts plain member {@code member} running the extension's cluster part without Quarkus
      * ({@link ClusterRings}), gated like the application's member, and opens it (it serves).
      */
-    ClusterRings startRunning(int port, MigrationSettings configured) {
-        Config config = plainConfig(port);
-        MemberAttributes.publish(config, 1, Set.of(), "default", null);
-        MemberAttributes.gate(config);
-        HazelcastInstance hz = start(config);
+    ClusterRings startRunning(int member, MigrationSettings configured) {
+        HazelcastInstance hz = start(member, config -> {
+            MemberAttributes.publish(config, 1, Set.of(), "default", null);
+            MemberAttributes.gate(config);
+        });
         ClusterRings rings = ClusterRings.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), configured, MigrationSource.CLUSTER,
                 Duration.ofMillis(50));
         synchronized (running) {
@@ -134,21 +132,37 @@ final class TestCluster implements AutoCloseable {
         return left;
     }
 
-    /** Starts a plain member on {@code port} with raw attribute values, malformed ones included. */
-    HazelcastInstance startWithRawAttributes(int port, String... keyValues) {
-        Config config = plainConfig(port);
-        for (int i = 0; i < keyValues.length; i += 2) {
-            config.getMemberAttributeConfig().setAttribute(keyValues[i], keyValues[i + 1]);
+    /** Starts plain member {@code member} with raw attribute values, malformed ones included. */
+    HazelcastInstance startWithRawAttributes(int member, String... keyValues) {
+        return start(member, config -> {
+            for (int i = 0; i < keyValues.length; i += 2) {
+                config.getMemberAttributeConfig().setAttribute(keyValues[i], keyValues[i + 1]);
+            }
+        });
+    }
+
+    /**
+     * Starts plain member {@code member} with its configuration changed by {@code customize} first;
+     * if another process took its port, again on a new one ({@link MemberPorts#bind}). It is shut
+     * down with the others.
+     */
+    HazelcastInstance start(int member, Consumer<Config> customize) {
+        if (member == 0) {
+            throw new IllegalArgumentException("member 0 is the application's; plain members are 1 to " + (ports.size() - 1));
         }
-        return start(config);
+        return started.track(newMember(member, customize));
     }
 
-    private HazelcastInstance start(Config config) {
-        return started.start(config);
-    }
-
-    Config plainConfig(int port) {
-        return LoopbackHazelcast.fixedPort(name, port, portList());
+    /**
+     * A new member on member {@code member}'s port (on a new port if another process took it),
+     * its configuration changed by {@code customize} first; whoever calls this shuts it down.
+     */
+    HazelcastInstance newMember(int member, Consumer<Config> customize) {
+        return ports.bind(member, port -> {
+            Config config = LoopbackHazelcast.fixedPort(name, port, ports.all());
+            customize.accept(config);
+            return Hazelcast.newHazelcastInstance(config);
+        });
     }
 
     /** Shuts a plain member down gracefully (the others see it leave at once). */
