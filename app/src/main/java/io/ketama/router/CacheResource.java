@@ -7,6 +7,7 @@ import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.Failures;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
@@ -94,7 +95,8 @@ public class CacheResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "414", description = "Key over 8 KiB",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "502", description = "The origin gave no answer",
+    @APIResponse(responseCode = "502", description = "The origin gave no answer, or one whose body is larger than "
+            + "ketama.router.origin.max-body-bytes",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "Ring not ready, no member has the required features, or the "
             + "members that could serve the key are at their limits (Retry-After says when to try again)",
@@ -143,6 +145,11 @@ public class CacheResource {
 
     /** What a failed chain is answered with: a problem, or the failure itself when it is unexpected. */
     static Throwable problem(Throwable failure) {
+        if (failure instanceof OriginAnswerTooLargeException) {
+            return new ProblemException(ProblemType.ORIGIN_ANSWER_TOO_LARGE, "the origin's answer is larger than this "
+                    + "service takes (" + ServingParts.MAX_BODY_BYTES_KEY + "), so it was not served or cached: "
+                    + failure.getMessage());
+        }
         if (failure instanceof OriginUnavailableException) {
             return new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, failure.getMessage());
         }

@@ -17,6 +17,7 @@ enum ProblemType {
     RING_NOT_READY(503, "Ring not ready"),
     NO_QUALIFYING_MEMBER(503, "No member has the required features"),
     ORIGIN_UNAVAILABLE(502, "Origin unavailable"),
+    ORIGIN_ANSWER_TOO_LARGE(502, "Origin answer too large"),
     OVERLOADED(503, "Overloaded"),
     INTERNAL(500, "Internal error");
 

@@ -61,6 +61,17 @@ public interface RouterConfig {
         /** Keep-alive connections an HTTP origin gets at most. */
         @WithDefault("64")
         int maxConnections();
+
+        /**
+         * Largest body of an origin answer this member takes, e.g. {@code 16M}: bodies are held whole
+         * in memory (while fetched, cached, and sent between members), so at most
+         * {@code max-in-flight} of them are being read at once. A larger answer is refused from its
+         * {@code Content-Length}, or as its bytes arrive, with a 502 {@code origin-answer-too-large}
+         * problem, and nothing is cached. 1 byte to 268,173,312 bytes (the binary channel's largest
+         * frame, 256 MiB, less 256 KiB for the rest of a reply).
+         */
+        @WithDefault("16M")
+        MemorySize maxBodyBytes();
     }
 
     interface Forward {

@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.EnumLabels;
 import io.ketama.router.forwarding.BinaryForwardClient;
+import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.forwarding.FailoverChain;
 import io.ketama.router.forwarding.ForwardTargets;
 import io.ketama.router.forwarding.ForwardReceiver;
@@ -22,6 +23,7 @@ import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Origin;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -40,6 +42,7 @@ import org.jboss.logging.Logger;
 class ServingParts {
 
     private static final Logger LOG = Logger.getLogger(ServingParts.class);
+    static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
     /** How long a stopping member waits for the forwarded keys it is serving. */
     private static final long STOP_WAIT_MILLIS = 5_000;
 
@@ -87,11 +90,29 @@ class ServingParts {
         return timeout.plus(timeout.dividedBy(2).compareTo(Duration.ofMillis(250)) > 0 ? timeout.dividedBy(2) : Duration.ofMillis(250));
     }
 
+    /**
+     * {@code ketama.router.origin.max-body-bytes} checked: 1 to {@link BinaryForwardServer#MAX_BODY_BYTES},
+     * so no answer a member serves can make a binary frame past the channel's limit.
+     *
+     * @throws IllegalArgumentException naming the key and the allowed range
+     */
+    static int maxBodyBytes(MemorySize configured) {
+        return configured(MAX_BODY_BYTES_KEY, () -> {
+            long bytes = configured.asLongValue();
+            if (bytes < 1 || bytes > BinaryForwardServer.MAX_BODY_BYTES) {
+                throw new IllegalArgumentException("must be 1 to " + BinaryForwardServer.MAX_BODY_BYTES + " bytes (the binary "
+                        + "forward channel's largest frame, 256 MiB, less 256 KiB for the rest of a reply), e.g. 16M; was " + bytes);
+            }
+            return (int) bytes;
+        });
+    }
+
     private static Origin origin(RouterConfig.Origin config, Vertx vertx) {
         Origin origin;
+        int maxBodyBytes = maxBodyBytes(config.maxBodyBytes());
         if (config.baseUrl().isPresent() && !config.baseUrl().get().isBlank()) {
             try {
-                origin = new HttpOrigin(vertx, config.baseUrl().get(), config.timeout(), config.maxConnections());
+                origin = new HttpOrigin(vertx, config.baseUrl().get(), config.timeout(), config.maxConnections(), maxBodyBytes);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(".base-url / .timeout / .max-connections: " + e.getMessage(), e);
             }

@@ -22,8 +22,14 @@ final class HttpTestOrigin implements AutoCloseable {
 
     static final String PATH = "/origin";
 
-    /** What the origin answers for one key; {@code chunked}: without Content-Length, in chunks of at most 64 KiB. */
-    record Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked) {
+    /**
+     * What the origin answers for one key; {@code chunked}: without Content-Length, in chunks of at
+     * most 64 KiB; {@code delayMillis}: how long it waits before it answers.
+     */
+    record Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked, long delayMillis) {
+        Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked) {
+            this(status, contentType, headers, body, chunked, 0);
+        }
     }
 
     private final Vertx vertx;
@@ -91,6 +97,17 @@ final class HttpTestOrigin implements AutoCloseable {
         String key = path.substring(PATH.length() + 1);
         requests.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         Answer answer = answers.getOrDefault(key, new Answer(200, "text/plain; charset=UTF-8", Map.of(), defaultBody(key), false));
+        if (answer.delayMillis() > 0) {
+            vertx.setTimer(answer.delayMillis(), id -> write(answer, response));
+        } else {
+            write(answer, response);
+        }
+    }
+
+    private static void write(Answer answer, HttpServerResponse response) {
+        if (response.closed()) {
+            return; // the client gave up
+        }
         response.setStatusCode(answer.status()).putHeader("Content-Type", answer.contentType());
         answer.headers().forEach(response::putHeader);
         if (!answer.chunked()) {

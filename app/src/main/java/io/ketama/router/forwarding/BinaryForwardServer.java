@@ -27,6 +27,13 @@ import org.jboss.logging.Logger;
  */
 public final class BinaryForwardServer implements AutoCloseable {
 
+    /**
+     * The largest answer body the channel carries: the largest frame either side accepts (256 MiB)
+     * less room for the rest of a reply. An origin bound ({@code ketama.router.origin.max-body-bytes})
+     * above it could make a reply that ends the connection it travels on.
+     */
+    public static final int MAX_BODY_BYTES = BinaryFrames.MAX_BODY;
+
     private static final Logger LOG = Logger.getLogger(BinaryForwardServer.class);
 
     private final List<NetServer> servers;
@@ -131,6 +138,19 @@ public final class BinaryForwardServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The reply that carries {@code served}, or, where no frame can (a body past
+     * {@link #MAX_BODY_BYTES}: an origin without a bound), a failure saying so: a frame past the
+     * limit would end the connection and every forward under way on it.
+     */
+    private static Buffer reply(int id, Served served) {
+        if (BinaryFrames.fits(served)) {
+            return BinaryFrames.served(id, served);
+        }
+        return BinaryFrames.failed(id, RemoteFailure.ORIGIN_ANSWER_TOO_LARGE, "the answer's body of "
+                + served.answer().body().length + " bytes is larger than the binary channel carries (" + MAX_BODY_BYTES + " bytes)");
+    }
+
     /** One peer connection: frames in, answers out, on the connection's event loop. */
     private static final class Connection {
         private final NetSocket socket;
@@ -198,11 +218,11 @@ public final class BinaryForwardServer implements AutoCloseable {
             CompletionStage<Served> answer = receiver.serve(key);
             CompletableFuture<Served> f = answer.toCompletableFuture();
             if (f.isDone() && !f.isCompletedExceptionally()) {
-                socket.write(BinaryFrames.served(id, f.join())); // a hit: flushed with the rest of this read
+                socket.write(reply(id, f.join())); // a hit: flushed with the rest of this read
                 return;
             }
             answer.whenComplete((served, failure) -> {
-                Buffer reply = failure == null ? BinaryFrames.served(id, served)
+                Buffer reply = failure == null ? reply(id, served)
                         : BinaryFrames.failed(id, RemoteFailure.of(failure), RemoteFailure.message(failure));
                 if (Vertx.currentContext() == context) {
                     socket.write(reply);

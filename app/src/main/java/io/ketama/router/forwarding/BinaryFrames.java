@@ -34,6 +34,13 @@ final class BinaryFrames {
     static final int HEADER = 9;
     /** Largest frame either side accepts (length field); a longer one ends the connection. */
     static final int MAX_FRAME = 256 * 1024 * 1024;
+    /**
+     * Largest body a reply carries: {@link #MAX_FRAME} less 256 KiB, more than the rest of a reply
+     * can take (id, kind, cache status, HTTP status, a content type and a {@code Location} of at
+     * most 65,535 bytes each by their length fields: 131,083 bytes), so no reply frame is ever
+     * longer than {@link #MAX_FRAME}. {@code ketama.router.origin.max-body-bytes} is held to it.
+     */
+    static final int MAX_BODY = MAX_FRAME - 256 * 1024;
 
     private static final CacheStatus[] STATUSES = CacheStatus.values();
 
@@ -77,6 +84,15 @@ final class BinaryFrames {
                 .appendShort((short) location.length)
                 .appendBytes(location);
         return b.appendBytes(answer.body());
+    }
+
+    /**
+     * Whether a {@link #SERVED} or {@link #REDIRECTED} frame can carry {@code served}: its body
+     * within {@link #MAX_BODY}, its content type within its length field. A member whose origin is
+     * bounded ({@code ketama.router.origin.max-body-bytes}) never serves one that does not fit.
+     */
+    static boolean fits(Served served) {
+        return served.answer().body().length <= MAX_BODY && served.answer().contentType().length() <= 0xFFFF;
     }
 
     static Buffer failed(int id, RemoteFailure failure, String message) {

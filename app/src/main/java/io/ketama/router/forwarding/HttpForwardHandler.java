@@ -53,7 +53,8 @@ public final class HttpForwardHandler implements Handler<HttpServerRequest> {
         answer.whenComplete((served, failure) -> {
             Runnable reply = failure == null ? () -> write(request.response(), served) : () -> {
                 RemoteFailure kind = RemoteFailure.of(failure);
-                fail(request.response(), kind == RemoteFailure.ORIGIN_UNAVAILABLE ? 502 : 503, kind, RemoteFailure.message(failure));
+                fail(request.response(), kind == RemoteFailure.ORIGIN_UNAVAILABLE || kind == RemoteFailure.ORIGIN_ANSWER_TOO_LARGE
+                        ? 502 : 503, kind, RemoteFailure.message(failure));
             };
             if (context == null || Vertx.currentContext() == context) {
                 reply.run();

@@ -1,6 +1,7 @@
 package io.ketama.router.forwarding;
 
 import io.ketama.router.serving.Failures;
+import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 
@@ -17,7 +18,9 @@ enum RemoteFailure {
     /** The member serves no keys now (starting, stopping). */
     NOT_SERVING(3),
     /** Anything else that broke on the member. */
-    FAILED(4);
+    FAILED(4),
+    /** The origin's answer was larger than the member takes: not the member's fault either. */
+    ORIGIN_ANSWER_TOO_LARGE(5);
 
     private final int code;
 
@@ -41,6 +44,9 @@ enum RemoteFailure {
     /** The kind of {@code failure} raised while serving a forwarded key. */
     static RemoteFailure of(Throwable failure) {
         Throwable cause = Failures.cause(failure);
+        if (cause instanceof OriginAnswerTooLargeException) {
+            return ORIGIN_ANSWER_TOO_LARGE;
+        }
         if (cause instanceof OriginUnavailableException) {
             return ORIGIN_UNAVAILABLE;
         }
@@ -63,6 +69,7 @@ enum RemoteFailure {
     RuntimeException toException(String member, String message) {
         return switch (this) {
             case ORIGIN_UNAVAILABLE -> new OriginUnavailableException(message, null);
+            case ORIGIN_ANSWER_TOO_LARGE -> new OriginAnswerTooLargeException(message);
             case OVERLOADED -> new OverloadedException("member " + member + ": " + message);
             case NOT_SERVING -> new NotServingException(message);
             case FAILED -> new ForwardFailedException("member " + member + " failed to serve the key: " + message);

@@ -1,8 +1,12 @@
 package io.ketama.router.serving;
 
+import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
@@ -17,14 +21,20 @@ import java.util.concurrent.TimeoutException;
  * An HTTP origin: key {@code k} is fetched with {@code GET <base-url>/<k>} over a pool of
  * keep-alive connections (Vert.x, non-blocking: the answer arrives on an event loop), redirects
  * not followed, so the origin's answer passes through as it is: a redirect with its
- * {@code Location} as the origin sent it.
+ * {@code Location} as the origin sent it. A body larger than {@code maxBodyBytes} is not taken
+ * ({@link OriginAnswerTooLargeException}): refused from its {@code Content-Length} before a byte of
+ * it is read, or, without one, as soon as more arrived; the connection is then closed.
  */
 public final class HttpOrigin implements Origin {
+
+    /** The largest body taken where none is given: {@code ketama.router.origin.max-body-bytes}'s default, 16 MiB. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
     private final Vertx vertx;
     private final String base;
     private final String basePath;
     private final Duration timeout;
+    private final int maxBodyBytes;
     private final HttpClient client;
     private final RequestOptions template;
 
@@ -36,6 +46,14 @@ public final class HttpOrigin implements Origin {
      *                                  query or fragment, or a number is out of range
      */
     public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections) {
+        this(vertx, baseUrl, timeout, maxConnections, DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /**
+     * As {@link #HttpOrigin(Vertx, String, Duration, int)}, taking bodies of at most
+     * {@code maxBodyBytes} (at least 1).
+     */
+    public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
@@ -57,6 +75,10 @@ public final class HttpOrigin implements Origin {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("origin max connections must be >= 1, was " + maxConnections);
         }
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("origin max body bytes must be >= 1, was " + maxBodyBytes);
+        }
+        this.maxBodyBytes = maxBodyBytes;
         this.vertx = vertx;
         String text = uri.toString();
         this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
@@ -103,7 +125,7 @@ public final class HttpOrigin implements Origin {
                             request.reset(); // frees the connection the trickle holds
                         }
                     });
-                    request.send().compose(response -> response.body().map(body -> {
+                    request.send().compose(response -> body(request, response).map(body -> {
                         String type = response.getHeader("Content-Type");
                         int status = response.statusCode();
                         return new OriginAnswer(status, type == null ? "application/octet-stream" : type,
@@ -124,7 +146,61 @@ public final class HttpOrigin implements Origin {
                 .toCompletionStage();
     }
 
+    /**
+     * The answer's body, at most {@link #maxBodyBytes}: refused at once when its {@code Content-Length}
+     * is larger, else read whole (the length frames it); without a length, gathered as it arrives
+     * and refused as soon as it grows past the limit. A refusal resets the request, which closes
+     * the connection rather than reading the rest.
+     */
+    private Future<Buffer> body(HttpClientRequest request, HttpClientResponse response) {
+        long declared = contentLength(response.getHeader("Content-Length"));
+        if (declared > maxBodyBytes) {
+            request.reset();
+            return Future.failedFuture(tooLarge(declared + " bytes (its Content-Length)"));
+        }
+        if (declared >= 0) {
+            return response.body();
+        }
+        Promise<Buffer> body = Promise.promise();
+        Buffer received = Buffer.buffer();
+        response.handler(chunk -> {
+            if (body.future().isComplete()) {
+                return;
+            }
+            if (received.length() + chunk.length() > maxBodyBytes) {
+                body.tryFail(tooLarge("more than " + maxBodyBytes + " bytes (no Content-Length; refused as they arrived)"));
+                request.reset();
+                return;
+            }
+            received.appendBuffer(chunk);
+        });
+        response.exceptionHandler(body::tryFail);
+        response.endHandler(v -> body.tryComplete(received));
+        return body.future();
+    }
+
+    /** The value of a {@code Content-Length} header, or -1 where there is none or it is not a length. */
+    private static long contentLength(String header) {
+        if (header == null) {
+            return -1;
+        }
+        try {
+            long length = Long.parseLong(header.trim());
+            return length < 0 ? -1 : length;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private OriginAnswerTooLargeException tooLarge(String what) {
+        return new OriginAnswerTooLargeException("origin " + base + " answered with a body of " + what
+                + "; this member takes at most " + maxBodyBytes + " bytes");
+    }
+
     private OriginUnavailableException unavailable(Throwable cause) {
+        if (cause instanceof OriginAnswerTooLargeException tooLarge) {
+            return tooLarge;
+        }
         if (cause instanceof TimeoutException) {
             return new OriginUnavailableException("origin " + base + " did not answer within " + timeout.toMillis() + " ms", cause);
         }
@@ -138,6 +214,6 @@ public final class HttpOrigin implements Origin {
 
     @Override
     public String toString() {
-        return "HttpOrigin[" + base + ", timeout=" + timeout.toMillis() + "ms]";
+        return "HttpOrigin[" + base + ", timeout=" + timeout.toMillis() + "ms, max body " + maxBodyBytes + " bytes]";
     }
 }

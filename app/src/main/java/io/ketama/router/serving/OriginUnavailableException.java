@@ -1,7 +1,10 @@
 package io.ketama.router.serving;
 
-/** The origin gave no answer (connection refused, timeout, malformed response). */
-public final class OriginUnavailableException extends RuntimeException {
+/**
+ * The origin gave no answer (connection refused, timeout, malformed response), or none this member
+ * takes ({@link OriginAnswerTooLargeException}). Not the fault of the member that asked it.
+ */
+public sealed class OriginUnavailableException extends RuntimeException permits OriginAnswerTooLargeException {
 
     public OriginUnavailableException(String message, Throwable cause) {
         super(message, cause);

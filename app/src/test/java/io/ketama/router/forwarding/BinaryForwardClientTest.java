@@ -13,6 +13,7 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
@@ -41,6 +42,7 @@ class BinaryForwardClientTest {
 
     private final List<HazelcastInstance> members = new ArrayList<>();
     private final CompletableFuture<Void> slowRelease = new CompletableFuture<>();
+    private final CompletableFuture<Void> holdRelease = new CompletableFuture<>();
     private Vertx callerVertx;
     private Vertx ownerVertx;
     private HazelcastInstance caller;
@@ -72,6 +74,13 @@ class BinaryForwardClientTest {
             if (key.startsWith("down")) {
                 return CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null));
             }
+            if (key.startsWith("too-large")) {
+                return CompletableFuture.failedFuture(new OriginAnswerTooLargeException("origin answered " + key
+                        + " with a body of more than 65536 bytes"));
+            }
+            if (key.startsWith("hold")) {
+                return holdRelease.thenCompose(v -> demo.fetch(key));
+            }
             if (key.startsWith("slow")) {
                 return slowRelease.thenCompose(v -> demo.fetch(key));
             }
@@ -99,6 +108,7 @@ class BinaryForwardClientTest {
     @AfterAll
     void stop() {
         slowRelease.complete(null);
+        holdRelease.complete(null);
         client.close();
         members.forEach(HazelcastInstance::shutdown);
         ownerServer.close();
@@ -170,6 +180,28 @@ class BinaryForwardClientTest {
         } finally {
             ownerReceiver.attach(ownerKeys);
         }
+    }
+
+    /**
+     * An origin answer too large for the target comes back as such (not a failure of the member),
+     * on a channel that stays open: a forward under way on the same connection is answered after it.
+     */
+    @Test
+    void anAnswerTooLargeComesBackAsSuchAndTheChannelItCameOnStaysOpen() throws Exception {
+        io.vertx.core.Context loop = callerVertx.getOrCreateContext();
+        CompletableFuture<CompletableFuture<Served>> held = new CompletableFuture<>();
+        CompletableFuture<CompletableFuture<Served>> refused = new CompletableFuture<>();
+        loop.runOnContext(v -> { // one event loop, so one connection carries both
+            held.complete(client.forward(ownerMember(), "hold-1").toCompletableFuture());
+            refused.complete(client.forward(ownerMember(), "too-large-1").toCompletableFuture());
+        });
+        assertThat(refused.get(30, TimeUnit.SECONDS)).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginAnswerTooLargeException.class)
+                .withMessageContaining("too-large-1 with a body of more than 65536 bytes");
+        CompletableFuture<Served> underWay = held.get(30, TimeUnit.SECONDS);
+        assertThat(underWay).as("the forward under way on that connection is not failed by it").isNotDone();
+        holdRelease.complete(null);
+        assertThat(underWay.get(30, TimeUnit.SECONDS).answer().body()).isEqualTo(DemoOrigin.contentFor("hold-1"));
     }
 
     @Test

@@ -1,0 +1,41 @@
+package io.ketama.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ketama.router.forwarding.BinaryForwardServer;
+import io.ketama.router.serving.HttpOrigin;
+import io.quarkus.runtime.configuration.MemorySize;
+import java.math.BigInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ketama.router.origin.max-body-bytes} is held to 1 byte .. the binary channel's largest
+ * body, so no answer a member serves can make a frame past the channel's limit; a value out of
+ * range stops start-up with a message naming the key and the range.
+ */
+class MaxBodyBytesTest {
+
+    private static MemorySize bytes(long n) {
+        return new MemorySize(BigInteger.valueOf(n));
+    }
+
+    @Test
+    void theDefaultAndEveryValueUpToTheChannelsLimitAreTaken() {
+        assertThat(ServingParts.maxBodyBytes(bytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES))).isEqualTo(16 * 1024 * 1024);
+        assertThat(ServingParts.maxBodyBytes(bytes(1))).isEqualTo(1);
+        assertThat(ServingParts.maxBodyBytes(bytes(BinaryForwardServer.MAX_BODY_BYTES))).isEqualTo(BinaryForwardServer.MAX_BODY_BYTES);
+        assertThat(BinaryForwardServer.MAX_BODY_BYTES).isLessThan(256 * 1024 * 1024);
+    }
+
+    @Test
+    void zeroAndAnythingPastTheChannelsLimitAreRefusedNamingTheKeyAndTheRange() {
+        for (long bad : new long[] {0, BinaryForwardServer.MAX_BODY_BYTES + 1L, 256L * 1024 * 1024, 1L << 40}) {
+            assertThatThrownBy(() -> ServingParts.maxBodyBytes(bytes(bad))).as("%d bytes", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("invalid configuration ketama.router.origin.max-body-bytes: must be 1 to "
+                            + BinaryForwardServer.MAX_BODY_BYTES + " bytes")
+                    .hasMessageEndingWith("was " + bad);
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package io.ketama.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.router.serving.HttpOrigin;
+import io.ketama.router.serving.Members;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An origin answer larger than {@code ketama.router.origin.max-body-bytes} (64 KiB here) is not
+ * taken: the request gets a 502 {@code origin-answer-too-large} problem, nothing is cached, every
+ * request that waited for the same fetch gets the same answer (none is left hanging), and the key
+ * works once the origin answers within the limit, whether this member owns the key or another
+ * member serves it over the binary channel, which stays usable. A real HTTP origin; members on
+ * 127.0.0.1.
+ */
+@QuarkusTest
+@TestProfile(HttpOriginProfile.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OriginBodyLimitTest {
+
+    private static final int LARGE = 1024 * 1024;
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    RingSelector selector;
+
+    @Inject
+    ServingParts parts;
+
+    @ConfigProperty(name = "ketama.router.origin.base-url")
+    String baseUrl;
+
+    HttpTestOrigin origin;
+    HttpOrigin membersOrigin;
+    Cluster cluster;
+    TestMember b;
+
+    @BeforeAll
+    void start() throws Exception {
+        origin = HttpTestOrigin.start(URI.create(baseUrl).getPort());
+        membersOrigin = new HttpOrigin(origin.vertx(), baseUrl, Duration.ofSeconds(10), 4, HttpOriginProfile.MAX_BODY_BYTES);
+        cluster = new Cluster(hazelcast, selector, "body-limit-");
+        b = cluster.add(Set.of(), membersOrigin);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        cluster.close();
+        membersOrigin.close();
+        origin.close();
+    }
+
+    /** A key the origin was never asked for, owned by this member or by {@code b}. */
+    private String freshKeyOwnedBy(boolean local) {
+        return cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(local
+                ? hazelcast.getCluster().getLocalMember().getUuid() : b.member().getUuid()), k -> origin.requests(k) == 0);
+    }
+
+    private static HttpTestOrigin.Answer large(boolean chunked, long delayMillis) {
+        return new HttpTestOrigin.Answer(200, "application/octet-stream", Map.of(), new byte[LARGE], chunked, delayMillis);
+    }
+
+    private static void tooLarge(Response answer) {
+        answer.then().statusCode(502)
+                .contentType("application/problem+json")
+                .body("type", equalTo("urn:ketama-router:problem:origin-answer-too-large"))
+                .body("status", equalTo(502))
+                .body("detail", containsString("ketama.router.origin.max-body-bytes"))
+                .body("detail", containsString(Integer.toString(HttpOriginProfile.MAX_BODY_BYTES)));
+    }
+
+    @ParameterizedTest(name = "chunked: {0}")
+    @ValueSource(booleans = {false, true})
+    void aLocalOwnerRefusesAnAnswerOverTheLimitCachesNothingAndServesTheKeyOnceItFits(boolean chunked) {
+        String key = freshKeyOwnedBy(true);
+        origin.answer(key, large(chunked, 0));
+
+        tooLarge(given().get("/cache/" + key));
+        assertThat(parts.cache().peek(key)).as("nothing cached").isNull();
+        assertThat(parts.cache().fetchesUnderWay()).as("no fetch left under way").isZero();
+
+        origin.reset(key);
+        given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "MISS")
+                .header(CacheResource.SERVED_BY, Members.address(hazelcast.getCluster().getLocalMember()));
+        Response hit = given().get("/cache/" + key);
+        hit.then().statusCode(200).header(CacheResource.CACHE, "HIT");
+        assertThat(hit.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody(key));
+    }
+
+    @Test
+    void everyRequestWaitingForTheSameFetchGetsTheProblemAndNoneIsLeftHanging() throws Exception {
+        String key = freshKeyOwnedBy(true);
+        origin.answer(key, large(true, 500));
+        List<CompletableFuture<Response>> waiting = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            waiting.add(CompletableFuture.supplyAsync(() -> given().get("/cache/" + key)));
+        }
+        for (CompletableFuture<Response> answer : waiting) {
+            tooLarge(answer.get(60, TimeUnit.SECONDS));
+        }
+        assertThat(parts.cache().fetchesUnderWay()).isZero();
+        assertThat(parts.cache().peek(key)).isNull();
+    }
+
+    @ParameterizedTest(name = "chunked: {0}")
+    @ValueSource(booleans = {false, true})
+    void aRemoteOwnerRefusesItTooAndTheChannelToItStaysUsable(boolean chunked) {
+        String key = freshKeyOwnedBy(false);
+        origin.answer(key, large(chunked, 0));
+
+        Response refused = given().get("/cache/" + key);
+        tooLarge(refused);
+        assertThat(refused.header(CacheResource.FAILOVER)).as("not failed over: the origin's answer, not the member").isNull();
+        assertThat(b.cached(key)).isNull();
+        assertThat(b.keyServer.cache().fetchesUnderWay()).isZero();
+        assertThat(origin.requests(key)).as("asked once, by the owner: not again through other members").isEqualTo(1);
+
+        // the channel to b carries the next forwards, each event loop's connection included
+        for (int i = 0; i < 16; i++) {
+            String next = freshKeyOwnedBy(false);
+            given().get("/cache/" + next).then().statusCode(200)
+                    .header(CacheResource.SERVED_BY, b.address())
+                    .header(CacheResource.CACHE, "MISS")
+                    .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue());
+        }
+        origin.reset(key);
+        Response served = given().get("/cache/" + key);
+        served.then().statusCode(200).header(CacheResource.SERVED_BY, b.address()).header(CacheResource.CACHE, "MISS");
+        assertThat(served.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody(key));
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
+                .contains("ketama_router_forward_breaker_open{member=\"" + b.address() + "\"} 0.0")
+                .contains("ketama_router_forward_retries_total{member=\"" + b.address() + "\"} 0.0");
+    }
+}
