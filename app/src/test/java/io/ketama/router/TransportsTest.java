@@ -7,6 +7,8 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.testing.FreePorts;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * What every forward transport must do, run once per transport (the subclasses): a remote owner
  * serves and caches a forwarded key, with its status, type and bytes; a failing origin there is a
- * 502, not the member's fault; a member that stops serving, and one that crashes, are failed over.
+ * 502, not the member's fault; a redirect there comes back with its Location, uncached; an origin
+ * answer too large there is a 502 saying so; a member that stops serving, and one that crashes, are failed over.
  * ({@link ForwardingTest} and {@link FailoverTest} cover the default transport in depth.)
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -65,6 +68,8 @@ abstract class TransportsTest {
     TestMember b;
     TestMember c;
     TestMember cutOff;
+    TestMember redirecting;
+    TestMember tooLarge;
 
     @Inject
     ServingParts parts;
@@ -80,6 +85,11 @@ abstract class TransportsTest {
         c = cluster.add(Set.of("edge"));
         cutOff = cluster.add(Set.of("cut"), key -> CompletableFuture.failedFuture(
                 new OriginUnavailableException("origin http://origin.invalid refused the connection", null)));
+        redirecting = cluster.add(Set.of("moved"), key -> CompletableFuture.completedFuture(
+                new OriginAnswer(307, "text/plain", ("see /elsewhere/" + key).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        "/elsewhere/" + key)));
+        tooLarge = cluster.add(Set.of("large"), key -> CompletableFuture.failedFuture(new OriginAnswerTooLargeException(
+                "origin http://origin.invalid answered with a body of 1048576 bytes (its Content-Length); this member takes at most 65536 bytes")));
     }
 
     @AfterAll
@@ -127,6 +137,34 @@ abstract class TransportsTest {
                     .body("type", org.hamcrest.Matchers.equalTo("urn:ketama-router:problem:origin-unavailable"))
                     .body("detail", org.hamcrest.Matchers.containsString("refused the connection"));
         }
+    }
+
+    @Test
+    @Order(2)
+    void aRedirectThereComesBackWithItsLocationUncached() {
+        String key = cluster.keyWhere(Set.of("moved"), s -> is(s.owner(), redirecting.member()));
+        for (int i = 0; i < 2; i++) {
+            Response answer = given().redirects().follow(false).header("X-Ketama-Features", "moved").get("/cache/" + key);
+            answer.then().statusCode(307)
+                    .header("Location", "/elsewhere/" + key)
+                    .header(CacheResource.SERVED_BY, redirecting.address())
+                    .header(CacheResource.CACHE, "MISS");
+            assertThat(answer.asString()).isEqualTo("see /elsewhere/" + key);
+        }
+        assertThat(redirecting.cached(key)).isNull();
+        assertThat(redirecting.originFetches).hasValue(2);
+    }
+
+    @Test
+    @Order(2)
+    void anOriginAnswerTooLargeThereIsA502SayingSo() {
+        String key = cluster.keyWhere(Set.of("large"), s -> is(s.owner(), tooLarge.member()));
+        given().header("X-Ketama-Features", "large").get("/cache/" + key).then().statusCode(502)
+                .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue())
+                .body("type", org.hamcrest.Matchers.equalTo("urn:ketama-router:problem:origin-answer-too-large"))
+                .body("detail", org.hamcrest.Matchers.containsString("ketama.router.origin.max-body-bytes"))
+                .body("detail", org.hamcrest.Matchers.containsString("this member takes at most 65536 bytes"));
+        assertThat(tooLarge.originFetches).as("asked once: not again through other members").hasValue(1);
     }
 
     @Test
