@@ -1,5 +1,8 @@
 package io.ketama.router;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -7,13 +10,24 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-/** Writes every failure as {@code application/problem+json}, so no answer is an HTML or plain-text error page. */
+/**
+ * Writes every failure as {@code application/problem+json}, so no answer is an HTML or plain-text
+ * error page. The answer to a {@code HEAD} carries the {@code Content-Length} of the document its
+ * {@code GET} gets: Vert.x sets none on an answer to a {@code HEAD}, and Quarkus REST's implicit
+ * {@code HEAD} drops the body without saying its length.
+ */
 final class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
     private static final int MAX_INSTANCE_CHARS = 200;
     /** The detail of an internal error: the cause goes to the log, not to the client. */
     static final String UNEXPECTED = "the service failed on this request; see its log";
+
+    private final ObjectMapper json;
+
+    ProblemMappers(ObjectMapper json) {
+        this.json = json;
+    }
 
     @ServerExceptionMapper
     Response problem(ProblemException e, HttpServerRequest request) {
@@ -50,9 +64,17 @@ final class ProblemMappers {
         return build(ProblemType.INTERNAL, UNEXPECTED, request, Map.of()).build();
     }
 
-    static Response.ResponseBuilder build(ProblemType kind, String detail, HttpServerRequest request, Map<String, Object> extensions) {
+    private Response.ResponseBuilder build(ProblemType kind, String detail, HttpServerRequest request, Map<String, Object> extensions) {
         Problem problem = new Problem(kind, detail, instance(request), extensions);
-        return Response.status(kind.status()).type(Problem.MEDIA_TYPE).entity(problem);
+        Response.ResponseBuilder answer = Response.status(kind.status()).type(Problem.MEDIA_TYPE).entity(problem);
+        if (request != null && request.method() == HttpMethod.HEAD) {
+            try {
+                answer.header("Content-Length", json.writeValueAsBytes(problem).length);
+            } catch (JsonProcessingException e) {
+                LOG.error("a problem document cannot be written", e); // the HEAD goes without its length
+            }
+        }
+        return answer;
     }
 
     /** The raw request path, cut short: a key may be kilobytes long. */

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code HEAD /cache/<key>} answers with the status and headers the {@code GET} of the same key
@@ -91,6 +93,38 @@ class HeadRequestsTest {
         assertThat(head.status()).isEqualTo(400);
         assertThat(head.header("Content-Type")).isEqualTo(get.header("Content-Type"));
         assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(get.asByteArray().length));
+        assertThat(head.body()).isEmpty();
+    }
+
+    /**
+     * Every target under {@code /cache} that ends in a problem before any work, whichever part of
+     * the service answers its {@code GET} (the route, {@code /cache} without a slash included, or
+     * Quarkus REST's 404 for a target whose dot segments lead out of {@code /cache/}): the
+     * {@code HEAD} gets the same status, type and {@code Content-Length}, and no body.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/cache", "/cache?x=1", "/cache/", "/%63ache/x", "/cache/../x", "/cache/%2e%2e/x"})
+    void aTargetWithoutAUsableKeyAnswersAHeadAsItsGetWithNoBody(String target) throws Exception {
+        RawHttp.Answer get = RawHttp.get(RestAssured.port, target);
+        assertThat(get.status()).as(target + ": " + get.text()).isBetween(400, 499);
+        RawHttp.Answer head = RawHttp.head(RestAssured.port, target);
+        String both = target + ": GET " + get.headers() + " " + get.text() + "; HEAD " + head.headers();
+        assertThat(head.status()).as(both).isEqualTo(get.status());
+        assertThat(head.header("Content-Type")).as(both).isEqualTo(get.header("Content-Type"));
+        assertThat(head.header("Content-Length")).as(both + ": the length of the GET's body")
+                .isEqualTo(Integer.toString(get.body().length));
+        assertThat(head.body()).as(target + ": a HEAD's answer has no body").isEmpty();
+    }
+
+    @Test
+    void aKeyTooLongAnswersAHeadAsItsGetWithNoBody() throws Exception {
+        String target = "/cache/" + "k".repeat(RawKey.MAX_BYTES + 1);
+        RawHttp.Answer get = RawHttp.get(RestAssured.port, target);
+        assertThat(get.status()).isEqualTo(414);
+        RawHttp.Answer head = RawHttp.head(RestAssured.port, target);
+        assertThat(head.status()).isEqualTo(414);
+        assertThat(head.header("Content-Type")).isEqualTo(get.header("Content-Type"));
+        assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(get.body().length));
         assertThat(head.body()).isEmpty();
     }
 
