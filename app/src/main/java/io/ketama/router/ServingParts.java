@@ -73,7 +73,8 @@ class ServingParts {
             case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()), endpoints.secret());
             case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx);
             case HTTP -> configured("ketama.router.forward",
-                    () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections(), endpoints.secret()));
+                    () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections(), endpoints.secret(),
+                            maxBodyBytes(config.origin().maxBodyBytes())));
         };
         this.forwarder = new Forwarder(transport, settings, ForwardTargets.uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());

@@ -1,7 +1,9 @@
 package io.ketama.router.forwarding;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.BoundedBody;
 import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
@@ -19,16 +21,21 @@ import java.util.concurrent.CompletionStage;
 /**
  * Forwards by HTTP/1.1 to the owner's own HTTP port ({@link HttpForwarding}), over a pool of
  * keep-alive connections per peer (Vert.x: the answer arrives on the event loop of the request
- * that made the forward).
+ * that made the forward). It takes an answer's body only up to this member's own
+ * {@code ketama.router.origin.max-body-bytes} ({@link BoundedBody}), whatever the owner's limit: a
+ * larger one fails the forward, which the next candidate then serves.
  */
 public final class HttpForwardClient implements ForwardTransport {
 
     private static final CacheStatus[] STATUSES = CacheStatus.values();
+    private static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
 
     private final HttpClient client;
     private final long expiryMillis;
     /** The {@link ForwardSecret} header's value; null where the members share none. */
     private final String secret;
+    /** The largest body of a forward's answer taken: {@code ketama.router.origin.max-body-bytes}. */
+    private final int maxBodyBytes;
 
     /**
      * @param maxConnectionsPerPeer keep-alive connections kept to each member at most
@@ -41,6 +48,19 @@ public final class HttpForwardClient implements ForwardTransport {
 
     /** {@link #HttpForwardClient(Vertx, Duration, Duration, int)} showing {@code secret} on every forward where one is set. */
     public HttpForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, int maxConnectionsPerPeer, ForwardSecret secret) {
+        this(vertx, connectTimeout, expiry, maxConnectionsPerPeer, secret, HttpOrigin.DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /**
+     * {@link #HttpForwardClient(Vertx, Duration, Duration, int, ForwardSecret)} taking answers whose
+     * body is at most {@code maxBodyBytes} (at least 1).
+     */
+    public HttpForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, int maxConnectionsPerPeer, ForwardSecret secret,
+                             int maxBodyBytes) {
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("max body bytes must be >= 1, was " + maxBodyBytes);
+        }
+        this.maxBodyBytes = maxBodyBytes;
         this.secret = secret.required() ? secret.text() : null;
         if (maxConnectionsPerPeer < 1 || maxConnectionsPerPeer > 10_000) {
             throw new IllegalArgumentException(".http.max-connections: must be in 1..10000, was " + maxConnectionsPerPeer);
@@ -75,7 +95,8 @@ public final class HttpForwardClient implements ForwardTransport {
         // the body asked for in the step that receives the response, as HttpOrigin does (vert.x#4705)
         client.request(options)
                 .compose(request -> request.send()
-                        .compose(response -> response.body().map(body -> served(response, body.getBytes(), address))))
+                        .compose(response -> BoundedBody.read(request, response, maxBodyBytes, what -> tooLarge(address, what))
+                                .map(body -> served(response, body.getBytes(), address))))
                 .onComplete(result -> {
                     if (result.succeeded()) {
                         answer.complete(result.result());
@@ -86,6 +107,16 @@ public final class HttpForwardClient implements ForwardTransport {
                     }
                 });
         return answer;
+    }
+
+    /**
+     * An answer larger than this member takes is the owner's fault (it refuses an origin answer
+     * past its own limit with {@link RemoteFailure#ORIGIN_ANSWER_TOO_LARGE}), so the forward fails
+     * and the next candidate is tried, as the binary transport fails a frame past its limit.
+     */
+    private ForwardFailedException tooLarge(String address, String what) {
+        return new ForwardFailedException("member " + address + " over http answered a forward with a body of " + what
+                + "; this member takes at most " + maxBodyBytes + " bytes (" + MAX_BODY_BYTES_KEY + ")");
     }
 
     private static Served served(HttpClientResponse response, byte[] body, String address) {

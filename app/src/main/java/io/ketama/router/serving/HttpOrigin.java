@@ -1,12 +1,8 @@
 package io.ketama.router.serving;
 
-import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
@@ -125,7 +121,7 @@ public final class HttpOrigin implements Origin {
                             request.reset(); // frees the connection the trickle holds
                         }
                     });
-                    request.send().compose(response -> body(request, response).map(body -> {
+                    request.send().compose(response -> BoundedBody.read(request, response, maxBodyBytes, this::tooLarge).map(body -> {
                         String type = response.getHeader("Content-Type");
                         int status = response.statusCode();
                         return new OriginAnswer(status, type == null ? "application/octet-stream" : type,
@@ -144,52 +140,6 @@ public final class HttpOrigin implements Origin {
                         ? io.vertx.core.Future.succeededFuture(result.result())
                         : io.vertx.core.Future.failedFuture(unavailable(result.cause())))
                 .toCompletionStage();
-    }
-
-    /**
-     * The answer's body, at most {@link #maxBodyBytes}: refused at once when its {@code Content-Length}
-     * is larger, else read whole (the length frames it); without a length, gathered as it arrives
-     * and refused as soon as it grows past the limit. A refusal resets the request, which closes
-     * the connection rather than reading the rest.
-     */
-    private Future<Buffer> body(HttpClientRequest request, HttpClientResponse response) {
-        long declared = contentLength(response.getHeader("Content-Length"));
-        if (declared > maxBodyBytes) {
-            request.reset();
-            return Future.failedFuture(tooLarge(declared + " bytes (its Content-Length)"));
-        }
-        if (declared >= 0) {
-            return response.body();
-        }
-        Promise<Buffer> body = Promise.promise();
-        Buffer received = Buffer.buffer();
-        response.handler(chunk -> {
-            if (body.future().isComplete()) {
-                return;
-            }
-            if (received.length() + chunk.length() > maxBodyBytes) {
-                body.tryFail(tooLarge("more than " + maxBodyBytes + " bytes (no Content-Length; refused as they arrived)"));
-                request.reset();
-                return;
-            }
-            received.appendBuffer(chunk);
-        });
-        response.exceptionHandler(body::tryFail);
-        response.endHandler(v -> body.tryComplete(received));
-        return body.future();
-    }
-
-    /** The value of a {@code Content-Length} header, or -1 where there is none or it is not a length. */
-    private static long contentLength(String header) {
-        if (header == null) {
-            return -1;
-        }
-        try {
-            long length = Long.parseLong(header.trim());
-            return length < 0 ? -1 : length;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     private OriginAnswerTooLargeException tooLarge(String what) {

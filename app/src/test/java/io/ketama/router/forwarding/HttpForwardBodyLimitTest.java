@@ -1,0 +1,146 @@
+package io.ketama.router.forwarding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.serving.BoundedOrigin;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.Served;
+import io.ketama.testing.LoopbackHazelcast;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The {@code http} transport takes a forward's answer only up to this member's
+ * {@code ketama.router.origin.max-body-bytes}, whatever the owner sends: an owner whose own limit
+ * is larger (a real {@link HttpForwardHandler} and {@link KeyServer} whose origin answers 1 MiB)
+ * and a stand-in owner endpoint that sends 1 MiB without a {@code Content-Length} (chunked) both
+ * fail the forward with a {@link ForwardFailedException}, which the failover chain answers with
+ * the next candidate, as the binary transport fails a frame past its limit. Real members and
+ * sockets on 127.0.0.1.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HttpForwardBodyLimitTest {
+
+    private static final int LIMIT = 64 * 1024;
+    private static final int LARGE = 1024 * 1024;
+    private static final String CHUNKED = "chunked-";
+
+    private final List<HazelcastInstance> members = new ArrayList<>();
+    private Vertx callerVertx;
+    private Vertx ownerVertx;
+    private HttpServer http;
+    private Member owner;
+    private HttpForwardClient client;
+
+    @BeforeAll
+    void start() throws Exception {
+        String cluster = "ketama-test-" + UUID.randomUUID();
+        callerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        ownerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        ForwardReceiver receiver = new ForwardReceiver();
+        HttpForwardHandler handler = new HttpForwardHandler(receiver);
+        http = ownerVertx.createHttpServer().requestHandler(request -> {
+            if (HttpForwarding.key(request.uri()).startsWith(CHUNKED)) {
+                // an owner endpoint that sends more than the limit without saying how much
+                request.response().setChunked(true).putHeader("Content-Type", "application/octet-stream")
+                        .putHeader(HttpForwarding.CACHE, "MISS");
+                for (int i = 0; i < LARGE / 4096; i++) {
+                    request.response().write(Buffer.buffer(new byte[4096]));
+                }
+                request.response().end();
+            } else {
+                handler.handle(request);
+            }
+        }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+        HazelcastInstance caller = member(cluster, List.of(), false);
+        HazelcastInstance ownerHz = member(cluster, List.of(caller.getCluster().getLocalMember().getAddress().getPort()), true);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (caller.getCluster().getMembers().size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(caller.getCluster().getMembers()).hasSize(2);
+        owner = ownerHz.getCluster().getLocalMember();
+        // the owner's origin: "large-*" keys answer 1 MiB (an owner configured to take that), others the limit exactly
+        KeyServer ownerKeys = new KeyServer(new LocalCache(16 << 20), new BoundedOrigin(key -> CompletableFuture.completedFuture(
+                new OriginAnswer(200, "application/octet-stream", body(key.startsWith("large-") ? LARGE : LIMIT))), 64),
+                Members.address(owner));
+        receiver.attach(ownerKeys);
+        client = new HttpForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(60), 4, ForwardSecret.NONE, LIMIT);
+    }
+
+    private static byte[] body(int length) {
+        byte[] body = new byte[length];
+        Arrays.fill(body, (byte) 'x');
+        return body;
+    }
+
+    private HazelcastInstance member(String cluster, List<Integer> join, boolean endpoints) {
+        Config c = LoopbackHazelcast.anyFreePort(cluster, join);
+        c.setProperty("hazelcast.logging.type", "jdk");
+        if (endpoints) {
+            c.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort()));
+        }
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
+        members.add(hz);
+        return hz;
+    }
+
+    @AfterAll
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        members.forEach(HazelcastInstance::shutdown);
+        http.close();
+        callerVertx.close();
+        ownerVertx.close();
+    }
+
+    private CompletableFuture<Served> forward(String key) {
+        return client.forward(owner, key).toCompletableFuture();
+    }
+
+    @Test
+    void anAnswerOfExactlyTheLimitIsTaken() throws Exception {
+        Served served = forward("fits").get(60, TimeUnit.SECONDS);
+        assertThat(served.answer().body()).hasSize(LIMIT);
+    }
+
+    @Test
+    void anAnswerLargerThanTheLimitFailsTheForwardSoTheNextCandidateServes() throws Exception {
+        assertThat(forward("large-with-length")).failsWithin(60, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseExactlyInstanceOf(ForwardFailedException.class)
+                .withMessageContaining(LARGE + " bytes")
+                .withMessageContaining("ketama.router.origin.max-body-bytes");
+        assertThat(forward(CHUNKED + "no-length")).failsWithin(60, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseExactlyInstanceOf(ForwardFailedException.class)
+                .withMessageContaining("more than " + LIMIT + " bytes")
+                .withMessageContaining("ketama.router.origin.max-body-bytes");
+        // the client still forwards to that member: the refused connections were closed, not left half read
+        assertThat(forward("fits-after").get(60, TimeUnit.SECONDS).answer().body()).hasSize(LIMIT);
+    }
+}
