@@ -60,6 +60,7 @@ public class CacheResource {
     private final UUID localMember;
     private final KeyServer keyServer;
     private final FailoverChain chain;
+    private final RedirectLocations redirects;
 
     CacheResource(OwnerLookup owners, ServingParts parts, RouterMetrics metrics) {
         this.owners = owners;
@@ -67,6 +68,7 @@ public class CacheResource {
         this.localMember = parts.localMember().getUuid();
         this.keyServer = parts.keyServer();
         this.chain = parts.chain();
+        this.redirects = parts.redirects();
     }
 
     @GET
@@ -78,7 +80,8 @@ public class CacheResource {
                     + "or from the origin (then caches); when it fails, the next distinct member on the ring serves; when "
                     + "every candidate fails, this member fetches from the origin directly (X-Ketama-Cache: BYPASS). "
                     + "The origin's status, content type and body pass through, a redirect's Location with them "
-                    + "(not followed, not rewritten); only a plain 200 is cached.")
+                    + "(not followed; one that points into the origin, <base-url>/k, is sent as /cache/k unless "
+                    + "ketama.router.origin.rewrite-location is false); only a plain 200 is cached.")
     @Parameter(name = "key", in = ParameterIn.PATH, required = true, description = "The key: the rest of the raw request target",
             schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING))
     @Parameter(name = FeaturesHeader.NAME, in = ParameterIn.HEADER, example = "pci,ssd",
@@ -129,7 +132,7 @@ public class CacheResource {
         return response;
     }
 
-    private static Response.ResponseBuilder answer(Selection selection, Served served) {
+    private Response.ResponseBuilder answer(Selection selection, Served served) {
         Response.ResponseBuilder answer = Response.status(served.answer().status())
                 .entity(served.answer().body())
                 .type(served.answer().contentType())
@@ -138,7 +141,7 @@ public class CacheResource {
                 .header(RING, selection.version().label())
                 .header(CACHE, served.cache().name());
         if (served.answer().location() != null) {
-            answer.header("Location", served.answer().location());
+            answer.header("Location", redirects.forClient(served.answer().location()));
         }
         return answer;
     }

@@ -73,6 +73,7 @@ class CacheRoute {
     private final KeyServer keyServer;
     private final FailoverChain chain;
     private final CharSequence localAddress;
+    private final RedirectLocations redirects;
 
     CacheRoute(OwnerLookup owners, ServingParts parts, RouterMetrics metrics, ObjectMapper json) {
         this.owners = owners;
@@ -82,6 +83,7 @@ class CacheRoute {
         this.keyServer = parts.keyServer();
         this.chain = parts.chain();
         this.localAddress = HttpHeaders.createOptimized(keyServer.memberAddress());
+        this.redirects = parts.redirects();
     }
 
     private static <E extends Enum<E>> CharSequence[] values(E[] constants, Function<E, String> text) {
@@ -140,7 +142,7 @@ class CacheRoute {
         });
     }
 
-    private static void answer(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
+    private void answer(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
                                CharSequence servedBy, int failures) {
         HttpServerResponse response = request.response();
         if (response.closed() || response.ended()) {
@@ -157,7 +159,7 @@ class CacheRoute {
             headers.add(FAILOVER, Integer.toString(failures));
         }
         if (answer.location() != null) {
-            headers.add(LOCATION, answer.location());
+            headers.add(LOCATION, redirects.forClient(answer.location()));
         }
         response.setStatusCode(answer.status());
         if (request.method() == HttpMethod.HEAD) {

@@ -58,6 +58,16 @@ public interface RouterConfig {
         @WithDefault("256")
         int maxInFlight();
 
+        /**
+         * Whether a redirect's {@code Location} that points into the origin ({@code <base-url>/k},
+         * absolute or as a path) is sent to the client as {@code /cache/k}, as nginx's
+         * {@code proxy_redirect default} does, so that a client following it stays behind the cache.
+         * {@code false}: every {@code Location} as the origin sent it. A {@code Location} elsewhere,
+         * or a relative path (which already resolves below {@code /cache/}), is never changed.
+         */
+        @WithDefault("true")
+        boolean rewriteLocation();
+
         /** Keep-alive connections an HTTP origin gets at most. */
         @WithDefault("64")
         int maxConnections();

@@ -57,6 +57,7 @@ class ServingParts {
     private final FailoverChain chain;
     private final ForwardTargets targets;
     private final ForwardEndpoints endpoints;
+    private final RedirectLocations redirects;
 
     ServingParts(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx, ForwardEndpoints endpoints) {
         this.endpoints = endpoints;
@@ -65,6 +66,7 @@ class ServingParts {
         this.cache = configured("ketama.router.cache.max-bytes", () -> new LocalCache(config.cache().maxBytes().asLongValue()));
         this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx));
         this.keyServer = new KeyServer(cache, origin, Members.address(localMember));
+        this.redirects = RedirectLocations.of(config.origin().baseUrl(), config.origin().rewriteLocation());
         RouterConfig.Forward f = config.forward();
         ForwardSettings settings = configured("ketama.router.forward", () -> new ForwardSettings(f.timeout(), f.maxRetries(),
                 f.retryDelay(), f.breaker().requestVolumeThreshold(), f.breaker().failureRatio(), f.breaker().delay(),
@@ -82,8 +84,8 @@ class ServingParts {
         receiver.attach(keyServer);
         hazelcast.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
         this.targets = ForwardTargets.follow(hazelcast, forwarder);
-        LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s", keyServer.memberAddress(),
-                origin, cache.maxBytes(), EnumLabels.label(transport.kind()));
+        LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s, %s", keyServer.memberAddress(),
+                origin, cache.maxBytes(), EnumLabels.label(transport.kind()), redirects);
     }
 
     /** When a transport gives up on an unanswered forward: after the guard's timeout, which normally acts first. */
@@ -171,6 +173,11 @@ class ServingParts {
 
     KeyServer keyServer() {
         return keyServer;
+    }
+
+    /** How a redirect's {@code Location} is sent to the client ({@code ketama.router.origin.rewrite-location}). */
+    RedirectLocations redirects() {
+        return redirects;
     }
 
     ForwardReceiver receiver() {

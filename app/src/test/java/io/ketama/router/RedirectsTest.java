@@ -25,8 +25,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A redirect from the origin passes through as the origin gave it: status, {@code Location},
- * content type and body, and like every answer but a plain 200 it is not cached (each request asks
+ * A redirect from the origin passes through as the origin gave it: status, {@code Location} (but
+ * one into the origin, which is sent as the service's own), content type and body, and like every answer but a plain 200 it is not cached (each request asks
  * the origin again), whether the key's owner is this member or another one reached over the binary
  * channel. The origin is a real HTTP server; redirects are not followed, by the service or the client.
  */
@@ -119,5 +119,35 @@ class RedirectsTest {
         assertThat(head.status()).isEqualTo(status);
         assertThat(head.header("Location")).isEqualTo(location);
         assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(body.length));
+    }
+
+    /**
+     * A {@code Location} into the origin ({@code <base-url>/k2}, absolute or as a path) is sent as
+     * {@code /cache/k2}, as nginx's {@code proxy_redirect default} would, and a client that follows
+     * it is served {@code k2} by the service, not by the origin directly: whether the redirecting
+     * key's owner is this member or {@code b}, which sends the origin's {@code Location} as it is.
+     */
+    @ParameterizedTest(name = "owner here: {0}")
+    @ValueSource(booleans = {true, false})
+    void aLocationIntoTheOriginIsSentAsTheCachesOwnAndFollowingItStaysBehindTheCache(boolean local) throws Exception {
+        String key = freshKeyOwnedBy(local);
+        String target = "moved/" + key + "?w=200";
+        String[] locations = {baseUrl + "/" + target, URI.create(baseUrl).getRawPath() + "/" + target};
+        for (String location : locations) {
+            origin.answer(key, new HttpTestOrigin.Answer(302, "text/plain", Map.of("Location", location), new byte[0], false));
+
+            Response answer = given().redirects().follow(false).get("/cache/" + key);
+            answer.then().statusCode(302)
+                    .header("Location", "/cache/" + target)
+                    .header(CacheResource.SERVED_BY, local ? Members.address(hazelcast.getCluster().getLocalMember()) : b.address());
+            RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
+            assertThat(head.header("Location")).isEqualTo("/cache/" + target);
+        }
+
+        Response followed = given().redirects().follow(true).get("/cache/" + key);
+        followed.then().statusCode(200).header(CacheResource.CACHE, org.hamcrest.Matchers.oneOf("MISS", "HIT"));
+        // the test origin names its keys by path, without the query
+        assertThat(followed.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody("moved/" + key));
+        assertThat(origin.requests("moved/" + key)).as("the redirect's target fetched once, through its owner").isEqualTo(1);
     }
 }

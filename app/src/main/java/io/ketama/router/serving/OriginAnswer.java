@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param contentType the origin's content type, never null ({@code application/octet-stream} when it gave none);
  *                    answers with equal content types share one instance ({@link ContentTypes})
  * @param body        the body bytes; the record owns the array, callers must not modify it
- * @param location    the origin's {@code Location} header as it sent it (not rewritten: it may point
- *                    anywhere), kept only on a redirect (a 3xx status); null otherwise
+ * @param location    the origin's {@code Location} header as it sent it (the edge that answers the
+ *                    client may rewrite one into the origin), kept only on a redirect (a 3xx status); null otherwise
  */
 public record OriginAnswer(int status, String contentType, byte[] body, String location) {
 
