@@ -3,8 +3,6 @@ package io.ketama.router.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.CacheStatus;
@@ -17,13 +15,12 @@ import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
-import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -40,12 +37,10 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BinaryForwardClientTest {
 
-    private final List<HazelcastInstance> members = new ArrayList<>();
+    private final LoopbackPeers peers = new LoopbackPeers();
     private final CompletableFuture<Void> slowRelease = new CompletableFuture<>();
     private final CompletableFuture<Void> holdRelease = new CompletableFuture<>();
     private Vertx callerVertx;
-    private Vertx ownerVertx;
-    private HazelcastInstance caller;
     private HazelcastInstance owner;
     private HazelcastInstance noChannel;
     private BinaryForwardServer ownerServer;
@@ -55,20 +50,14 @@ class BinaryForwardClientTest {
 
     @BeforeAll
     void start() throws Exception {
-        String cluster = "ketama-test-" + UUID.randomUUID();
-        callerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
-        ownerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        callerVertx = peers.eventLoops(2);
+        Vertx ownerVertx = peers.eventLoops(2);
         ownerReceiver = new ForwardReceiver();
         ownerServer = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, ownerReceiver);
-        caller = member(cluster, List.of(), null);
-        List<Integer> callers = List.of(caller.getCluster().getLocalMember().getAddress().getPort());
-        owner = member(cluster, callers, ownerServer.port());
-        noChannel = member(cluster, callers, null);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (caller.getCluster().getMembers().size() < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(caller.getCluster().getMembers()).hasSize(3);
+        peers.start(Map.of());
+        owner = peers.start(binaryPort(ownerServer.port()));
+        noChannel = peers.start(Map.of());
+        peers.awaitMembers(3, Duration.ofSeconds(30));
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
         ownerKeys = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> {
             if (key.startsWith("down")) {
@@ -93,16 +82,9 @@ class BinaryForwardClientTest {
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
 
-    /** A member on a free port that joins the members at {@code join}, publishing {@code binaryPort}. */
-    private HazelcastInstance member(String cluster, List<Integer> join, Integer binaryPort) {
-        Config c = LoopbackHazelcast.anyFreePort(cluster, join);
-        c.setProperty("hazelcast.logging.type", "jdk");
-        if (binaryPort != null) {
-            c.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binaryPort));
-        }
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
-        members.add(hz);
-        return hz;
+    /** The attribute of a member whose binary channel listens on {@code port}. */
+    private static Map<String, String> binaryPort(int port) {
+        return Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(port));
     }
 
     @AfterAll
@@ -110,10 +92,8 @@ class BinaryForwardClientTest {
         slowRelease.complete(null);
         holdRelease.complete(null);
         client.close();
-        members.forEach(HazelcastInstance::shutdown);
         ownerServer.close();
-        callerVertx.close();
-        ownerVertx.close();
+        peers.close();
     }
 
     private Member ownerMember() {
@@ -218,8 +198,7 @@ class BinaryForwardClientTest {
         held.attach(new KeyServer(new LocalCache(1 << 20), key -> new CompletableFuture<>(), "held"));
         BinaryForwardServer dying = BinaryForwardServer.start(otherVertx, "127.0.0.1", 0, held);
         int port = dying.port();
-        HazelcastInstance target = member(caller.getConfig().getClusterName(),
-                List.of(caller.getCluster().getLocalMember().getAddress().getPort()), port);
+        HazelcastInstance target = peers.start(binaryPort(port));
         try {
             List<CompletableFuture<Served>> underWay = new ArrayList<>();
             for (int i = 0; i < 20; i++) {

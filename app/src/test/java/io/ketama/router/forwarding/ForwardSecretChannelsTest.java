@@ -3,8 +3,6 @@ package io.ketama.router.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
@@ -12,9 +10,7 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Served;
-import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +19,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -45,11 +41,10 @@ class ForwardSecretChannelsTest {
     private static final ForwardSecret SECRET = ForwardSecret.of("this-cluster-shares-0123456789");
     private static final ForwardSecret OTHER = ForwardSecret.of("another-cluster-0123456789");
 
-    private final List<HazelcastInstance> members = new ArrayList<>();
+    private final LoopbackPeers peers = new LoopbackPeers();
     private final List<ForwardTransport> clients = new ArrayList<>();
     private final AtomicInteger originFetches = new AtomicInteger();
     private Vertx callerVertx;
-    private Vertx ownerVertx;
     private BinaryForwardServer binary;
     private HttpServer http;
     private KeyServer ownerKeys;
@@ -57,22 +52,18 @@ class ForwardSecretChannelsTest {
 
     @BeforeAll
     void start() throws Exception {
-        String cluster = "ketama-test-" + UUID.randomUUID();
-        callerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
-        ownerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        callerVertx = peers.eventLoops(2);
+        Vertx ownerVertx = peers.eventLoops(2);
         ForwardReceiver receiver = new ForwardReceiver();
         binary = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, receiver, SECRET);
         HttpForwardHandler handler = new HttpForwardHandler(receiver, SECRET);
         http = ownerVertx.createHttpServer().requestHandler(handler).listen(0, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
 
-        HazelcastInstance caller = member(cluster, List.of(), false);
-        HazelcastInstance ownerHz = member(cluster, List.of(caller.getCluster().getLocalMember().getAddress().getPort()), true);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (caller.getCluster().getMembers().size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(caller.getCluster().getMembers()).hasSize(2);
+        peers.start(Map.of());
+        HazelcastInstance ownerHz = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()),
+                PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort())));
+        peers.awaitMembers(2, Duration.ofSeconds(30));
         owner = ownerHz.getCluster().getLocalMember();
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
         ownerKeys = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> {
@@ -82,26 +73,12 @@ class ForwardSecretChannelsTest {
         receiver.attach(ownerKeys);
     }
 
-    private HazelcastInstance member(String cluster, List<Integer> join, boolean endpoints) {
-        Config c = LoopbackHazelcast.anyFreePort(cluster, join);
-        c.setProperty("hazelcast.logging.type", "jdk");
-        if (endpoints) {
-            c.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
-            c.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort()));
-        }
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
-        members.add(hz);
-        return hz;
-    }
-
     @AfterAll
     void stop() {
         clients.forEach(ForwardTransport::close);
-        members.forEach(HazelcastInstance::shutdown);
         binary.close();
         http.close();
-        callerVertx.close();
-        ownerVertx.close();
+        peers.close();
     }
 
     private ForwardTransport binaryClient(ForwardSecret secret) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.CacheStatus;
@@ -14,12 +13,8 @@ import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
-import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +32,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HazelcastForwardClientTest {
 
-    private final List<HazelcastInstance> members = new ArrayList<>();
+    private final LoopbackPeers peers = new LoopbackPeers();
     private Vertx vertx;
     private HazelcastInstance caller;
     private HazelcastInstance owner;
@@ -47,14 +42,9 @@ class HazelcastForwardClientTest {
 
     @BeforeAll
     void start() throws Exception {
-        String cluster = "ketama-test-" + UUID.randomUUID();
-        caller = member(cluster, List.of());
-        owner = member(cluster, List.of(caller.getCluster().getLocalMember().getAddress().getPort()));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (caller.getCluster().getMembers().size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(caller.getCluster().getMembers()).hasSize(2);
+        caller = peers.start(HazelcastForwardClientTest::withForwardExecutor);
+        owner = peers.start(HazelcastForwardClientTest::withForwardExecutor);
+        peers.awaitMembers(2, Duration.ofSeconds(30));
         String address = Members.address(owner.getCluster().getLocalMember());
         ownerServer = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> key.startsWith("down")
                 ? CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null))
@@ -66,19 +56,14 @@ class HazelcastForwardClientTest {
         client = new HazelcastForwardClient(caller, vertx);
     }
 
-    /** A member on a free port that joins the members at {@code join}. */
-    private HazelcastInstance member(String cluster, List<Integer> join) {
-        Config c = LoopbackHazelcast.anyFreePort(cluster, join);
-        c.setProperty("hazelcast.logging.type", "jdk");
+    /** The executor the forwards run on, on every member. */
+    private static void withForwardExecutor(Config c) {
         HazelcastForwarding.configure(c, 4, 64);
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
-        members.add(hz);
-        return hz;
     }
 
     @AfterAll
     void stop() {
-        members.forEach(HazelcastInstance::shutdown);
+        peers.close();
         vertx.close();
     }
 

@@ -3,8 +3,6 @@ package io.ketama.router.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.KeyServer;
@@ -12,16 +10,12 @@ import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
-import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,18 +40,15 @@ class HttpForwardBodyLimitTest {
     private static final int LARGE = 1024 * 1024;
     private static final String CHUNKED = "chunked-";
 
-    private final List<HazelcastInstance> members = new ArrayList<>();
-    private Vertx callerVertx;
-    private Vertx ownerVertx;
+    private final LoopbackPeers peers = new LoopbackPeers();
     private HttpServer http;
     private Member owner;
     private HttpForwardClient client;
 
     @BeforeAll
     void start() throws Exception {
-        String cluster = "ketama-test-" + UUID.randomUUID();
-        callerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
-        ownerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        Vertx callerVertx = peers.eventLoops(2);
+        Vertx ownerVertx = peers.eventLoops(2);
         ForwardReceiver receiver = new ForwardReceiver();
         HttpForwardHandler handler = new HttpForwardHandler(receiver);
         http = ownerVertx.createHttpServer().requestHandler(request -> {
@@ -74,13 +65,9 @@ class HttpForwardBodyLimitTest {
             }
         }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
 
-        HazelcastInstance caller = member(cluster, List.of(), false);
-        HazelcastInstance ownerHz = member(cluster, List.of(caller.getCluster().getLocalMember().getAddress().getPort()), true);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (caller.getCluster().getMembers().size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(caller.getCluster().getMembers()).hasSize(2);
+        peers.start(Map.of());
+        HazelcastInstance ownerHz = peers.start(Map.of(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort())));
+        peers.awaitMembers(2, Duration.ofSeconds(60));
         owner = ownerHz.getCluster().getLocalMember();
         // the owner's origin: "large-*" keys answer 1 MiB (an owner configured to take that), others the limit exactly
         KeyServer ownerKeys = new KeyServer(new LocalCache(16 << 20), new BoundedOrigin(key -> CompletableFuture.completedFuture(
@@ -96,26 +83,13 @@ class HttpForwardBodyLimitTest {
         return body;
     }
 
-    private HazelcastInstance member(String cluster, List<Integer> join, boolean endpoints) {
-        Config c = LoopbackHazelcast.anyFreePort(cluster, join);
-        c.setProperty("hazelcast.logging.type", "jdk");
-        if (endpoints) {
-            c.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort()));
-        }
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
-        members.add(hz);
-        return hz;
-    }
-
     @AfterAll
     void stop() {
         if (client != null) {
             client.close();
         }
-        members.forEach(HazelcastInstance::shutdown);
         http.close();
-        callerVertx.close();
-        ownerVertx.close();
+        peers.close();
     }
 
     private CompletableFuture<Served> forward(String key) {

@@ -3,8 +3,6 @@ package io.ketama.router.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
@@ -13,10 +11,9 @@ import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,9 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NoUsableEndpointTest {
 
-    private final List<HazelcastInstance> members = new ArrayList<>();
-    private Vertx callerVertx;
-    private Vertx ownerVertx;
+    private final LoopbackPeers peers = new LoopbackPeers(LoopbackHazelcast.clusterName("no-usable-endpoint"));
     private HazelcastInstance caller;
     private HazelcastInstance owner;
     private HazelcastInstance unusable;
@@ -43,34 +38,17 @@ class NoUsableEndpointTest {
 
     @BeforeAll
     void start() throws Exception {
-        String cluster = LoopbackHazelcast.clusterName("no-usable-endpoint");
-        callerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-        ownerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        Vertx callerVertx = peers.eventLoops(1);
+        Vertx ownerVertx = peers.eventLoops(1);
         ForwardReceiver ownerReceiver = new ForwardReceiver();
         ownerServer = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, ownerReceiver);
-        caller = member(cluster, List.of(), null);
-        List<Integer> join = List.of(caller.getCluster().getLocalMember().getAddress().getPort());
-        owner = member(cluster, join, Integer.toString(ownerServer.port()));
-        unusable = member(cluster, join, "not-a-port");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (caller.getCluster().getMembers().size() < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(caller.getCluster().getMembers()).hasSize(3);
+        caller = peers.start(Map.of());
+        owner = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(ownerServer.port())));
+        unusable = peers.start(Map.of(PeerEndpoints.BINARY_PORT, "not-a-port"));
+        peers.awaitMembers(3, Duration.ofSeconds(60));
         ownerReceiver.attach(new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 16),
                 Members.address(owner.getCluster().getLocalMember())));
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30));
-    }
-
-    private HazelcastInstance member(String cluster, List<Integer> join, String binaryPort) {
-        Config c = LoopbackHazelcast.anyFreePort(cluster, join);
-        c.setProperty("hazelcast.logging.type", "jdk");
-        if (binaryPort != null) {
-            c.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, binaryPort);
-        }
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
-        members.add(hz);
-        return hz;
     }
 
     @AfterAll
@@ -78,12 +56,10 @@ class NoUsableEndpointTest {
         if (client != null) {
             client.close();
         }
-        members.forEach(HazelcastInstance::shutdown);
         if (ownerServer != null) {
             ownerServer.close();
         }
-        callerVertx.close();
-        ownerVertx.close();
+        peers.close();
     }
 
     @Test
