@@ -3,9 +3,6 @@ package io.ketama.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Member;
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.Members;
@@ -14,16 +11,12 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -33,45 +26,25 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @QuarkusTest
 @WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class FailoverTest {
+class FailoverTest extends ClusterTest {
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    @Inject
-    ServingParts parts;
-
-    Cluster cluster;
     TestMember b;
     TestMember c;
 
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, "fo-");
+    @Override
+    String keyPrefix() {
+        return "fo-";
+    }
+
+    @Override
+    void addMembers() {
         b = cluster.add(Set.of("edge"));
         c = cluster.add(Set.of("edge"));
     }
 
-    @AfterAll
-    void stopMembers() {
-        cluster.close();
-    }
-
-    private Member app() {
-        return hazelcast.getCluster().getLocalMember();
-    }
-
     private boolean fresh(String key) {
         return cluster.cachedByNoMember(key) && parts.cache().peek(key) == null;
-    }
-
-    private static boolean is(Member a, Member b) {
-        return a.getUuid().equals(b.getUuid());
     }
 
     @Test

@@ -2,13 +2,10 @@ package io.ketama.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -23,10 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Forwarding holds no thread per request and starts none: 10,000 requests for keys other members
@@ -34,36 +28,27 @@ import org.junit.jupiter.api.TestInstance;
  */
 @QuarkusTest
 @WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ForwardThreadsTest {
+class ForwardThreadsTest extends ClusterTest {
 
     private static final int FORWARDS = 10_000;
     private static final int CLIENTS = 16;
 
-    @Inject
-    HazelcastInstance hazelcast;
 
-    @Inject
-    RingSelector selector;
-
-    Cluster cluster;
-
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, "thr-");
-        cluster.add(Set.of());
-        cluster.add(Set.of());
+    @Override
+    String keyPrefix() {
+        return "thr-";
     }
 
-    @AfterAll
-    void stopMembers() {
-        cluster.close();
+    @Override
+    void addMembers() {
+        cluster.add(Set.of());
+        cluster.add(Set.of());
     }
 
     @Test
     void tenThousandForwardsStartNoThreads() throws Exception {
         List<String> keys = cluster.keysWhere(Set.of(),
-                s -> !s.owner().getUuid().equals(hazelcast.getCluster().getLocalMember().getUuid()), 2_000);
+                s -> !is(s.owner(), app()), 2_000);
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
             // warm-up at the same concurrency: pools that start their threads lazily reach their working size

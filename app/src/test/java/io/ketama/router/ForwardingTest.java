@@ -6,22 +6,16 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.hasSize;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.Members;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -31,47 +25,31 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @QuarkusTest
 @WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ForwardingTest {
+class ForwardingTest extends ClusterTest {
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    @Inject
-    ServingParts parts;
-
-    Cluster cluster;
     TestMember b;
     TestMember c;
 
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, "fwd-");
+    @Override
+    String keyPrefix() {
+        return "fwd-";
+    }
+
+    @Override
+    void addMembers() {
         b = cluster.add(Set.of("edge"));
         c = cluster.add(Set.of("edge"));
-    }
-
-    @AfterAll
-    void stopMembers() {
-        cluster.close();
-    }
-
-    private String app() {
-        return Members.address(hazelcast.getCluster().getLocalMember());
     }
 
     @Test
     @Order(1)
     void theLocalOwnerMissesThenHits() {
-        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(hazelcast.getCluster().getLocalMember().getUuid()));
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), app()));
         Response first = given().get("/cache/" + key);
         first.then().statusCode(200)
-                .header(CacheResource.OWNER, app())
-                .header(CacheResource.SERVED_BY, app())
+                .header(CacheResource.OWNER, appAddress())
+                .header(CacheResource.SERVED_BY, appAddress())
                 .header(CacheResource.RING, "v1")
                 .header(CacheResource.CACHE, "MISS");
         assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
@@ -80,8 +58,8 @@ class ForwardingTest {
         // answered on the HTTP route (CacheRoute): the answer the resource gives
         Response hit = given().get("/cache/" + key);
         hit.then().statusCode(200)
-                .header(CacheResource.OWNER, app())
-                .header(CacheResource.SERVED_BY, app())
+                .header(CacheResource.OWNER, appAddress())
+                .header(CacheResource.SERVED_BY, appAddress())
                 .header(CacheResource.RING, "v1")
                 .header(CacheResource.CACHE, "HIT")
                 .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue())
@@ -94,7 +72,7 @@ class ForwardingTest {
     @Order(2)
     void aRemoteOwnerServesAndCachesForwardedKeys() {
         for (TestMember owner : new TestMember[] {b, c}) {
-            String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(owner.member().getUuid()));
+            String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), owner.member()));
             int fetchesBefore = owner.originFetches.get();
 
             Response first = given().get("/cache/" + key);
@@ -130,7 +108,7 @@ class ForwardingTest {
     @Test
     @Order(4)
     void routeNamesOwnerAndCandidatesWithoutFetching() {
-        String key = cluster.keysWhere(Set.of(), s -> s.owner().getUuid().equals(b.member().getUuid()), 20).stream()
+        String key = cluster.keysWhere(Set.of(), s -> is(s.owner(), b.member()), 20).stream()
                 .filter(k -> b.cached(k) == null).findFirst().orElseThrow();
         int fetchesBefore = b.originFetches.get();
         var expected = cluster.select(key, Set.of());
@@ -142,7 +120,7 @@ class ForwardingTest {
                 .body("candidates", hasSize(3))
                 .body("candidates[0].address", equalTo(b.address()))
                 .body("candidates[1].address", equalTo(Members.address(expected.candidates().get(1))))
-                .body("candidates.address", hasItems(app(), b.address(), c.address()));
+                .body("candidates.address", hasItems(appAddress(), b.address(), c.address()));
         assertThat(b.originFetches.get()).isEqualTo(fetchesBefore);
         assertThat(b.cached(key)).isNull();
     }
@@ -152,11 +130,11 @@ class ForwardingTest {
     void ringShowsTheThreeMembers() {
         given().get("/ring").then().statusCode(200)
                 .body("members", hasSize(3))
-                .body("members.address", hasItems(app(), b.address(), c.address()))
+                .body("members.address", hasItems(appAddress(), b.address(), c.address()))
                 .body("members.find { it.address == '" + b.address() + "' }.features", equalTo(java.util.List.of("edge")))
                 .body("members.find { it.address == '" + b.address() + "' }.weight", equalTo(1))
                 .body("members.find { it.address == '" + b.address() + "' }.datacenter", equalTo("default"))
-                .body("members.find { it.local }.address", equalTo(app()))
+                .body("members.find { it.local }.address", equalTo(appAddress()))
                 .body("rings.v1.pointsPerWeight", equalTo(160))
                 .body("rings.v2.pointsPerWeight", equalTo(16))
                 .body("knownFeatures", equalTo(java.util.List.of("edge")))

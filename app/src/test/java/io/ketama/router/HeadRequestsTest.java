@@ -3,21 +3,15 @@ package io.ketama.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.router.serving.DemoOrigin;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,36 +23,27 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @QuarkusTest
 @WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HeadRequestsTest {
+class HeadRequestsTest extends ClusterTest {
 
     /** The headers a {@code HEAD} must carry as its {@code GET} does. */
     private static final List<String> SAME = List.of("Content-Length", "Content-Type", CacheResource.OWNER,
             CacheResource.SERVED_BY, CacheResource.RING);
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    Cluster cluster;
     TestMember b;
 
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, "head-");
-        b = cluster.add(Set.of());
+    @Override
+    String keyPrefix() {
+        return "head-";
     }
 
-    @AfterAll
-    void stopMembers() {
-        cluster.close();
+    @Override
+    void addMembers() {
+        b = cluster.add(Set.of());
     }
 
     @Test
     void aLocalHitAnswersAHeadWithTheHeadersOfItsGetAndNoBody() throws Exception {
-        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(hazelcast.getCluster().getLocalMember().getUuid()));
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), app()));
         given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "MISS");
         Response get = given().get("/cache/" + key);
         get.then().statusCode(200).header(CacheResource.CACHE, "HIT");
@@ -70,7 +55,7 @@ class HeadRequestsTest {
 
     @Test
     void aForwardedKeyAnswersAHeadWithTheHeadersOfItsGetAndNoBody() throws Exception {
-        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(b.member().getUuid()));
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), b.member()));
         RawHttp.Answer miss = RawHttp.head(RestAssured.port, "/cache/" + key);
         assertThat(miss.status()).isEqualTo(200);
         assertThat(miss.header(CacheResource.CACHE)).as("the HEAD fetched the key at its owner").isEqualTo("MISS");

@@ -2,14 +2,11 @@ package io.ketama.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.router.serving.DemoOrigin;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -28,9 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * A member dies under load (Hazelcast terminated and its channels closed under the forwards on
@@ -40,24 +35,20 @@ import org.junit.jupiter.api.TestInstance;
  */
 @QuarkusTest
 @WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class MemberKillTest {
+class MemberKillTest extends ClusterTest {
 
     private static final int CLIENTS = 8;
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    Cluster cluster;
     TestMember victim;
     final CompletableFuture<Void> never = new CompletableFuture<>();
 
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, "kill-");
+    @Override
+    String keyPrefix() {
+        return "kill-";
+    }
+
+    @Override
+    void addMembers() {
         cluster.add(Set.of());
         cluster.add(Set.of());
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
@@ -66,9 +57,8 @@ class MemberKillTest {
     }
 
     @AfterAll
-    void stopMembers() {
+    void releaseTheVictimsHeldFetches() {
         never.complete(null);
-        cluster.close();
     }
 
     @Test

@@ -5,27 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
-import io.ketama.router.serving.HttpOrigin;
-import io.ketama.router.serving.Members;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
-import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,47 +27,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @QuarkusTest
 @TestProfile(HttpOriginProfile.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OriginBodyLimitTest {
+class OriginBodyLimitTest extends HttpOriginClusterTest {
 
     private static final int LARGE = 1024 * 1024;
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    @Inject
-    ServingParts parts;
-
-    @ConfigProperty(name = "ketama.router.origin.base-url")
-    String baseUrl;
-
-    HttpTestOrigin origin;
-    HttpOrigin membersOrigin;
-    Cluster cluster;
-    TestMember b;
-
-    @BeforeAll
-    void start() throws Exception {
-        origin = HttpTestOrigin.start(URI.create(baseUrl).getPort());
-        membersOrigin = new HttpOrigin(origin.vertx(), baseUrl, Duration.ofSeconds(10), 4, HttpOriginProfile.MAX_BODY_BYTES);
-        cluster = new Cluster(hazelcast, selector, "body-limit-");
-        b = cluster.add(Set.of(), membersOrigin);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        cluster.close();
-        membersOrigin.close();
-        origin.close();
-    }
-
-    /** A key the origin was never asked for, owned by this member or by {@code b}. */
-    private String freshKeyOwnedBy(boolean local) {
-        return cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(local
-                ? hazelcast.getCluster().getLocalMember().getUuid() : b.member().getUuid()), k -> origin.requests(k) == 0);
+    @Override
+    String keyPrefix() {
+        return "body-limit-";
     }
 
     private static HttpTestOrigin.Answer large(boolean chunked, long delayMillis) {
@@ -107,7 +61,7 @@ class OriginBodyLimitTest {
 
         origin.reset(key);
         given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "MISS")
-                .header(CacheResource.SERVED_BY, Members.address(hazelcast.getCluster().getLocalMember()));
+                .header(CacheResource.SERVED_BY, appAddress());
         Response hit = given().get("/cache/" + key);
         hit.then().statusCode(200).header(CacheResource.CACHE, "HIT");
         assertThat(hit.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody(key));

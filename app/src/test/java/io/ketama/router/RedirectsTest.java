@@ -3,24 +3,13 @@ package io.ketama.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
-import io.ketama.router.serving.HttpOrigin;
-import io.ketama.router.serving.Members;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,45 +21,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @QuarkusTest
 @TestProfile(HttpOriginProfile.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RedirectsTest {
+class RedirectsTest extends HttpOriginClusterTest {
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    @Inject
-    ServingParts parts;
-
-    @ConfigProperty(name = "ketama.router.origin.base-url")
-    String baseUrl;
-
-    HttpTestOrigin origin;
-    HttpOrigin membersOrigin;
-    Cluster cluster;
-    TestMember b;
-
-    @BeforeAll
-    void start() throws Exception {
-        origin = HttpTestOrigin.start(URI.create(baseUrl).getPort());
-        membersOrigin = new HttpOrigin(origin.vertx(), baseUrl, Duration.ofSeconds(10), 4);
-        cluster = new Cluster(hazelcast, selector, "redirect-");
-        b = cluster.add(Set.of(), membersOrigin);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        cluster.close();
-        membersOrigin.close();
-        origin.close();
-    }
-
-    /** A key the origin was never asked for, owned by this member or by {@code b}. */
-    private String freshKeyOwnedBy(boolean local) {
-        return cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(local
-                ? hazelcast.getCluster().getLocalMember().getUuid() : b.member().getUuid()), k -> origin.requests(k) == 0);
+    @Override
+    String keyPrefix() {
+        return "redirect-";
     }
 
     @ParameterizedTest(name = "{0}, owner here")
@@ -86,7 +41,7 @@ class RedirectsTest {
             answer.then().statusCode(status)
                     .header("Location", location)
                     .header("Content-Type", "text/html; charset=UTF-8")
-                    .header(CacheResource.SERVED_BY, Members.address(hazelcast.getCluster().getLocalMember()))
+                    .header(CacheResource.SERVED_BY, appAddress())
                     .header(CacheResource.CACHE, "MISS");
             assertThat(answer.asByteArray()).isEqualTo(body);
             assertThat(origin.requests(key)).as("not cached: the origin is asked each time").isEqualTo(i);
@@ -139,7 +94,7 @@ class RedirectsTest {
             Response answer = given().redirects().follow(false).get("/cache/" + key);
             answer.then().statusCode(302)
                     .header("Location", "/cache/" + target)
-                    .header(CacheResource.SERVED_BY, local ? Members.address(hazelcast.getCluster().getLocalMember()) : b.address());
+                    .header(CacheResource.SERVED_BY, local ? appAddress() : b.address());
             RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
             assertThat(head.header("Location")).isEqualTo("/cache/" + target);
         }

@@ -5,21 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 
-import com.hazelcast.cluster.Member;
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.router.forwarding.ForwardSecret;
 import io.ketama.router.forwarding.HttpForwarding;
 import io.ketama.router.serving.DemoOrigin;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * The app with {@code ketama.router.forward.secret} set, among real members on 127.0.0.1, run once
@@ -28,8 +21,7 @@ import org.junit.jupiter.api.TestInstance;
  * next candidate, nothing fetched there; the app's own forward path on its public port answers a
  * stranger 401 and a member 200.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SharedSecretForwardsTest {
+abstract class SharedSecretForwardsTest extends ClusterTest {
 
     static final String SECRET = "shared-secret-forwards-test-0123";
     static final ForwardSecret OTHER = ForwardSecret.of("a-different-cluster-secret-0123");
@@ -44,32 +36,13 @@ abstract class SharedSecretForwardsTest {
         }
     }
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    Cluster cluster;
     TestMember sharing;
     TestMember stranger;
 
-    abstract String keyPrefix();
-
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, keyPrefix());
+    @Override
+    void addMembers() {
         sharing = cluster.add(Set.of("s"), new DemoOrigin(Duration.ZERO), 256, ForwardSecret.of(SECRET));
         stranger = cluster.add(Set.of("s"), new DemoOrigin(Duration.ZERO), 256, OTHER);
-    }
-
-    @AfterAll
-    void stopMembers() {
-        cluster.close();
-    }
-
-    private static boolean is(Member a, Member b) {
-        return a.getUuid().equals(b.getUuid());
     }
 
     @Test

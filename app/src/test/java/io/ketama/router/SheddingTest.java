@@ -3,8 +3,6 @@ package io.ketama.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.Origin;
@@ -28,9 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Bounded under overload, with real members whose origins are held back on purpose: a member with
@@ -42,8 +38,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @QuarkusTest
 @TestProfile(SheddingTest.SmallLimits.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SheddingTest {
+class SheddingTest extends ClusterTest {
 
     static final int ADMISSION = 10;
     static final int BULKHEAD = 4;
@@ -68,18 +63,11 @@ class SheddingTest {
     }
 
     @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    @Inject
     CacheAdmission admission;
 
     @Inject
     io.micrometer.core.instrument.MeterRegistry registry;
 
-    Cluster cluster;
     TestMember held;
     TestMember heldToo;
     TestMember spare;
@@ -88,9 +76,13 @@ class SheddingTest {
     final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>(new CompletableFuture<>());
     ExecutorService clients;
 
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, "shed-");
+    @Override
+    String keyPrefix() {
+        return "shed-";
+    }
+
+    @Override
+    void addMembers() {
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
         Origin heldOrigin = key -> gate.get().thenCompose(v -> demo.fetch(key));
         held = cluster.add(Set.of("held"), heldOrigin);
@@ -106,9 +98,8 @@ class SheddingTest {
     }
 
     @AfterAll
-    void stopMembers() {
+    void stopClients() {
         clients.shutdownNow();
-        cluster.close();
     }
 
     private static boolean is(TestMember m, com.hazelcast.cluster.Member other) {

@@ -3,14 +3,11 @@ package io.ketama.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.router.serving.DemoOrigin;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * One origin fetch per key at a time on its owner: many concurrent requests for a key nobody has
@@ -32,37 +27,32 @@ import org.junit.jupiter.api.TestInstance;
  */
 @QuarkusTest
 @WithTestResource(value = LoopbackCluster.class, scope = TestResourceScope.MATCHING_RESOURCES)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SingleFlightTest {
+class SingleFlightTest extends ClusterTest {
 
     private static final int REQUESTS = 16;
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    Cluster cluster;
     TestMember owner;
     final CompletableFuture<Void> release = new CompletableFuture<>();
 
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, "sf-");
+    @Override
+    String keyPrefix() {
+        return "sf-";
+    }
+
+    @Override
+    void addMembers() {
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
         owner = cluster.add(Set.of(), key -> release.thenCompose(v -> demo.fetch(key)));
     }
 
     @AfterAll
-    void stopMembers() {
+    void releaseTheHeldFetch() {
         release.complete(null);
-        cluster.close();
     }
 
     @Test
     void concurrentMissesForOneKeyMakeOneOriginRequest() throws Exception {
-        String key = cluster.keyWhere(Set.of(), s -> s.owner().getUuid().equals(owner.member().getUuid()));
+        String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), owner.member()));
         ExecutorService clients = Executors.newFixedThreadPool(REQUESTS);
         try {
             List<Future<Response>> answers = new ArrayList<>();

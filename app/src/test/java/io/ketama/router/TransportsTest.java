@@ -3,9 +3,6 @@ package io.ketama.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Member;
-import com.hazelcast.core.HazelcastInstance;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.OriginAnswerTooLargeException;
@@ -13,17 +10,13 @@ import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.testing.FreePorts;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -33,9 +26,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * answer too large there is a 502 saying so; a member that stops serving, and one that crashes, are failed over.
  * ({@link ForwardingTest} and {@link FailoverTest} cover the default transport in depth.)
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-abstract class TransportsTest {
+abstract class TransportsTest extends ClusterTest {
 
     /** Runs the app with {@code ketama.router.forward.transport} set, on a fixed HTTP port (the http transport publishes it). */
     abstract static class Transport implements QuarkusTestProfile {
@@ -58,29 +50,16 @@ abstract class TransportsTest {
         return FreePorts.take();
     }
 
-    @Inject
-    HazelcastInstance hazelcast;
-
-    @Inject
-    RingSelector selector;
-
-    Cluster cluster;
     TestMember b;
     TestMember c;
     TestMember cutOff;
     TestMember redirecting;
     TestMember tooLarge;
 
-    @Inject
-    ServingParts parts;
-
-    abstract String keyPrefix();
-
     abstract io.ketama.router.forwarding.TransportKind transport();
 
-    @BeforeAll
-    void startMembers() {
-        cluster = new Cluster(hazelcast, selector, keyPrefix());
+    @Override
+    void addMembers() {
         b = cluster.add(Set.of("edge"));
         c = cluster.add(Set.of("edge"));
         cutOff = cluster.add(Set.of("cut"), key -> CompletableFuture.failedFuture(
@@ -90,19 +69,6 @@ abstract class TransportsTest {
                         "/elsewhere/" + key)));
         tooLarge = cluster.add(Set.of("large"), key -> CompletableFuture.failedFuture(new OriginAnswerTooLargeException(
                 "origin http://origin.invalid answered with a body of 1048576 bytes (its Content-Length); this member takes at most 65536 bytes")));
-    }
-
-    @AfterAll
-    void stopMembers() {
-        cluster.close();
-    }
-
-    private Member app() {
-        return hazelcast.getCluster().getLocalMember();
-    }
-
-    private static boolean is(Member a, Member b) {
-        return a.getUuid().equals(b.getUuid());
     }
 
     @Test
