@@ -1,7 +1,6 @@
 package io.ketama.quarkus;
 
 import io.vertx.core.Handler;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -60,34 +59,29 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
             return;
         }
         String caller = AdminHttp.caller(rc.request());
-        long ifMatch;
+        IfMatch.read(rc, ifMatch -> AdminHttp.body(rc, body -> change(rc, body, ifMatch, caller)));
+    }
+
+    private void change(RoutingContext rc, String body, long ifMatch, String caller) {
+        MigrationChange change;
         try {
-            ifMatch = ifMatch(rc.request().getHeader(HttpHeaders.IF_MATCH));
+            change = MigrationChange.parse(body);
         } catch (IllegalArgumentException e) {
-            AdminHttp.problem(rc, 400, "invalid-if-match", "Invalid If-Match", e.getMessage());
+            AdminHttp.problem(rc, 400, "malformed-body", "Malformed body", e.getMessage());
             return;
         }
-        AdminHttp.body(rc, body -> {
-            MigrationChange change;
-            try {
-                change = MigrationChange.parse(body);
-            } catch (IllegalArgumentException e) {
-                AdminHttp.problem(rc, 400, "malformed-body", "Malformed body", e.getMessage());
-                return;
+        rc.vertx().executeBlocking(() -> apply(selector.get(), change, ifMatch, caller), false).onComplete(done -> {
+            if (done.succeeded()) {
+                AdminHttp.json(rc, 200, done.result(), Long.toString(done.result().getLong("generation")));
+            } else if (done.cause() instanceof MigrationConflictException conflict) {
+                LOG.infof("ketama admin: PUT from %s refused: %s", caller, conflict.getMessage());
+                AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflict.getMessage());
+            } else if (done.cause() instanceof IllegalArgumentException invalid) {
+                AdminHttp.problem(rc, 400, "invalid-migration", "Invalid migration settings",
+                        invalid.getMessage() + "; nothing was changed");
+            } else {
+                rc.fail(done.cause());
             }
-            rc.vertx().executeBlocking(() -> apply(selector.get(), change, ifMatch, caller), false).onComplete(done -> {
-                if (done.succeeded()) {
-                    AdminHttp.json(rc, 200, done.result(), Long.toString(done.result().getLong("generation")));
-                } else if (done.cause() instanceof MigrationConflictException conflict) {
-                    LOG.infof("ketama admin: PUT from %s refused: %s", caller, conflict.getMessage());
-                    AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflict.getMessage());
-                } else if (done.cause() instanceof IllegalArgumentException invalid) {
-                    AdminHttp.problem(rc, 400, "invalid-migration", "Invalid migration settings",
-                            invalid.getMessage() + "; nothing was changed");
-                } else {
-                    rc.fail(done.cause());
-                }
-            });
         });
     }
 
@@ -102,30 +96,6 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
         LOG.infof("ketama admin: %s changed the migration from %s to %s, generation %d", caller, before[0],
                 after.settings(), after.generation());
         return view(selector);
-    }
-
-    /** The expected generation from {@code If-Match: "N"} (or {@code N}), or any when absent or {@code *}. */
-    static long ifMatch(String header) {
-        if (header == null || header.isBlank() || header.trim().equals("*")) {
-            return ClusterMigration.ANY_GENERATION;
-        }
-        String t = header.trim();
-        if (t.startsWith("W/")) {
-            t = t.substring(2);
-        }
-        if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) {
-            t = t.substring(1, t.length() - 1);
-        }
-        try {
-            long g = Long.parseLong(t);
-            if (g >= 1) {
-                return g;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("If-Match must be a generation as the ETag gives it (e.g. \"7\") or *, was "
-                + (header.length() > 40 ? header.substring(0, 40) + "…" : header));
     }
 
     static JsonObject view(RingSelector selector) {
