@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -79,32 +78,12 @@ class MigrationRampTest {
     }
 
     /**
-     * The thread of a {@link ClusterMigration} that follows the cluster's changes, held back until
-     * {@code released}: until then that member applies no change another member makes (no entry
-     * event and no re-read reaches it), exactly as a member that has not yet heard of a change.
-     */
-    private static ThreadFactory heldUntil(CountDownLatch released) {
-        return r -> {
-            Thread t = new Thread(() -> {
-                try {
-                    released.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt(); // closing: the executor's worker sees the shutdown and ends
-                }
-                r.run();
-            }, "ketama-migration-held");
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
-    /**
      * The driver on a new state at {@link MigrationSettings#DEFAULT} with its follower held until
      * {@code follow}; the other member then changes the state. Returns that change, which the driver
      * has not applied.
      */
     private MigrationState staleDriver(CountDownLatch follow) {
-        driver = new ClusterMigration(a, MigrationSource.CLUSTER, s -> { }, Clock.systemUTC(), heldUntil(follow));
+        driver = new ClusterMigration(a, MigrationSource.CLUSTER, s -> { }, Clock.systemUTC(), HeldFollower.until(follow));
         other = new ClusterMigration(b, MigrationSource.CLUSTER, s -> { }, Clock.systemUTC());
         closing.add(driver);
         closing.add(other);
