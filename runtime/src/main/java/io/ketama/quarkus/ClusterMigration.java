@@ -176,6 +176,20 @@ final class ClusterMigration implements AutoCloseable {
     }
 
     /**
+     * The cluster's state as stored now, applied on this member before it is returned (one remote
+     * read); in {@link MigrationSource#MEMBER} mode this member's. For a check against what the
+     * cluster holds, where {@link #current} may not have heard of a change yet.
+     */
+    MigrationState latest() {
+        synchronized (lock) {
+            if (source == MigrationSource.CLUSTER) {
+                refresh();
+            }
+            return current;
+        }
+    }
+
+    /**
      * Sets {@code next} as the cluster's migration settings (this member's only, in
      * {@link MigrationSource#MEMBER} mode), with the next generation; this member applies it before
      * returning, the others within milliseconds.

@@ -30,10 +30,10 @@ import java.util.function.Supplier;
  * </ul>
  * A held ramp stays held (the share stays where it is); start a new one to go on. When anyone else
  * changes the migration state during the ramp, the ramp's next compare-and-set fails and the ramp
- * stops as {@link Phase#CANCELLED}; a ramp started on a member that has not yet applied the
- * cluster's latest state does not start at all ({@link #start} throws the conflict). Every step,
- * hold and rollback is logged and counted. The ramp runs on the member that started it: if that
- * member stops, the ramp stops where it is.
+ * stops as {@link Phase#CANCELLED}; a ramp started on a state that is no longer the cluster's (an
+ * operator's stale read, or a member that has not yet applied the latest change) does not start at
+ * all ({@link #start} throws the conflict). Every step, hold and rollback is logged and counted. The
+ * ramp runs on the member that started it: if that member stops, the ramp stops where it is.
  */
 final class MigrationRamp implements AutoCloseable {
 
@@ -88,7 +88,8 @@ final class MigrationRamp implements AutoCloseable {
     private long holdCount;
     private long rollbackCount;
     private Status status;
-    private MigrationState before;
+    /** The settings the ramp's first step was made on: where a rollback goes. */
+    private MigrationSettings before;
     private long lastGeneration;
     private Signals baseline;
     private String startedBy;
@@ -105,42 +106,71 @@ final class MigrationRamp implements AutoCloseable {
         });
     }
 
+    /** {@link #start(RampPlan, long, String)} against the state this member applies. */
+    synchronized Status start(RampPlan plan, String who) {
+        return start(plan, ClusterMigration.ANY_GENERATION, who);
+    }
+
     /**
-     * Starts {@code plan}: takes its first step now, as a compare-and-set against the state this
-     * member applies. When that is not the cluster's state (another member changed it and this
-     * member has not applied the change yet, or it changed during the first step), nothing starts
-     * and nothing changes: the ramp's rollback target and the operator's decision were based on a
-     * state that is gone, so the caller must look again.
+     * Starts {@code plan}: takes its first step now, as a compare-and-set against generation
+     * {@code expectedGeneration} of the cluster's state (the one the operator read), or with
+     * {@link ClusterMigration#ANY_GENERATION} against the state this member applies. When the
+     * cluster's state is at another generation (someone changed it since, or this member has not
+     * applied a change made on another member yet, or it changed during the first step), nothing
+     * starts and nothing changes: the ramp's rollback target and the operator's decision were based
+     * on a state that is gone, so the caller must look again. The condition is the step's own
+     * compare-and-set, so no change can come between the check and the step.
      *
      * @throws IllegalStateException      when a ramp is running
-     * @throws MigrationConflictException when the cluster's state is not the one this member applies
+     * @throws MigrationConflictException when the cluster's state is not at the expected generation
      */
-    synchronized Status start(RampPlan plan, String who) {
+    synchronized Status start(RampPlan plan, long expectedGeneration, String who) {
         if (status != null && status.phase() == Phase.RUNNING) {
             throw new IllegalStateException("a ramp is running (step " + status.stepsTaken() + " of " + status.plan().steps().size()
                     + "); cancel it first");
         }
-        MigrationState from = migration.current();
+        boolean named = expectedGeneration != ClusterMigration.ANY_GENERATION;
+        long expected = named ? expectedGeneration : migration.current().generation();
+        // the settings the step is made on: with a named generation, the cluster's at that
+        // generation, which this member may not have applied yet
+        MigrationSettings[] base = new MigrationSettings[1];
         MigrationState made;
         try {
-            made = migration.update(stepSettings(plan, 0), from.generation(), "ramp started by " + who);
+            made = migration.update(settings -> {
+                base[0] = settings;
+                return stepSettings(plan, 0, settings);
+            }, expected, "ramp started by " + who);
         } catch (MigrationConflictException e) {
             LOG.warnf("ketama ramp: not started by %s: the cluster's migration state is at generation %d (changed by %s), "
-                    + "this member applied generation %d; nothing was changed", who, e.current().generation(),
-                    e.current().changedBy(), from.generation());
+                    + "%s generation %d; nothing was changed", who, e.current().generation(), e.current().changedBy(),
+                    named ? "the start expected" : "this member applied", expected);
             throw e;
         }
-        before = from;
+        before = base[0];
         startedBy = who;
         LOG.infof("ketama ramp: started by %s from %s: steps %s every %s, brake: predicted miss > %s %%, forward errors > %s %%%s",
-                who, before.settings(), plan.steps(), plan.interval(), plan.maxPredictedMissPercent(), plan.maxForwardErrorPercent(),
+                who, before, plan.steps(), plan.interval(), plan.maxPredictedMissPercent(), plan.maxForwardErrorPercent(),
                 plan.rollback() ? ", rolls back" : "");
         stepped(plan, 0, made);
         return status;
     }
 
-    /** Stops the running ramp where it is. */
+    /** {@link #cancel(long, String)} whatever the state's generation. */
     synchronized Status cancel(String who) {
+        return cancel(ClusterMigration.ANY_GENERATION, who);
+    }
+
+    /**
+     * Stops the running ramp where it is; with an {@code expectedGeneration}, only when the
+     * cluster's migration state (as stored, not as this member last applied it) is still at that
+     * generation. The check and the stop hold the ramp's lock, so the ramp's own next step cannot
+     * come between them; a change made elsewhere just after the check is as one made just after the
+     * stop.
+     *
+     * @throws IllegalStateException      when no ramp is running
+     * @throws MigrationConflictException when the cluster's state is not at the expected generation
+     */
+    synchronized Status cancel(long expectedGeneration, String who) {
         if (status == null) {
             throw new IllegalStateException("no ramp is running: none was started on this member");
         }
@@ -150,8 +180,21 @@ final class MigrationRamp implements AutoCloseable {
             throw new IllegalStateException("no ramp is running: the last one is " + status.phase().label() + " (" + status.event()
                     + ") and takes no more steps; PUT a new plan to go on");
         }
+        if (expectedGeneration != ClusterMigration.ANY_GENERATION) {
+            MigrationState now = migration.latest();
+            if (now.generation() != expectedGeneration) {
+                LOG.warnf("ketama ramp: not cancelled by %s: the cluster's migration state is at generation %d (changed by %s), "
+                        + "not %d as expected; the ramp runs on", who, now.generation(), now.changedBy(), expectedGeneration);
+                throw new MigrationConflictException(now, expectedGeneration);
+            }
+        }
         finish(Phase.CANCELLED, "cancelled by " + who + " at step " + status.stepsTaken());
         return status;
+    }
+
+    /** The generation of the migration state this member applies (the ramp's answers carry it as their ETag). */
+    long generation() {
+        return migration.current().generation();
     }
 
     /** The last ramp's progress, or null when none was started. */
@@ -171,9 +214,9 @@ final class MigrationRamp implements AutoCloseable {
         return rollbackCount;
     }
 
-    /** The settings of step {@code index} of {@code plan}. */
-    private MigrationSettings stepSettings(RampPlan plan, int index) {
-        boolean shadow = plan.maxPredictedMissPercent() != null || migration.current().settings().shadow();
+    /** The settings of step {@code index} of {@code plan}, made on {@code base}. */
+    private static MigrationSettings stepSettings(RampPlan plan, int index, MigrationSettings base) {
+        boolean shadow = plan.maxPredictedMissPercent() != null || base.shadow();
         return new MigrationSettings(MigrationSettings.Mode.SPLIT, plan.steps().get(index), shadow);
     }
 
@@ -185,7 +228,7 @@ final class MigrationRamp implements AutoCloseable {
         RampPlan plan = status.plan();
         MigrationState made;
         try {
-            made = migration.update(stepSettings(plan, index), lastGeneration, "ramp started by " + startedBy);
+            made = migration.update(settings -> stepSettings(plan, index, settings), lastGeneration, "ramp started by " + startedBy);
         } catch (MigrationConflictException e) {
             finish(Phase.CANCELLED, "the migration state was changed by " + e.current().changedBy() + " (generation "
                     + e.current().generation() + ") during the ramp");
@@ -268,10 +311,10 @@ final class MigrationRamp implements AutoCloseable {
     private void rollBack(String why) {
         holdCount++;
         try {
-            MigrationState back = migration.update(before.settings(), lastGeneration, "ramp rollback (started by " + startedBy + ")");
+            MigrationState back = migration.update(before, lastGeneration, "ramp rollback (started by " + startedBy + ")");
             rollbackCount++;
-            LOG.warnf("ketama ramp: rolled back to %s (generation %d): %s", before.settings(), back.generation(), why);
-            status = new Status(Phase.ROLLED_BACK, status.plan(), status.stepsTaken(), "rolled back to " + before.settings()
+            LOG.warnf("ketama ramp: rolled back to %s (generation %d): %s", before, back.generation(), why);
+            status = new Status(Phase.ROLLED_BACK, status.plan(), status.stepsTaken(), "rolled back to " + before
                     + ": " + why, null);
         } catch (MigrationConflictException e) {
             LOG.warnf("ketama ramp: held, not rolled back: the state was changed by %s meanwhile: %s", e.current().changedBy(), why);

@@ -28,10 +28,17 @@ import java.util.function.Supplier;
  *       "intervalSeconds":300, "maxPredictedMissPercent":2, "maxForwardErrorPercent":1,
  *       "rollback":true, "minSamples":100}} (only {@code steps} and {@code intervalSeconds} required)
  *       starts it: the first step is taken at once. 409 while another ramp runs here, 412 when the
- *       cluster's migration state is not the one this member applies (changed elsewhere and not yet
- *       applied here, or changed under the first step): nothing starts, 400 for a bad plan.</li>
- *   <li>{@code DELETE} (token): stops the running ramp where it is; 409 when none runs here.</li>
+ *       cluster's migration state is not at the generation {@code If-Match} names, or without one
+ *       not the one this member applies (changed elsewhere and not yet applied here, or changed
+ *       under the first step): nothing starts, 400 for a bad plan.</li>
+ *   <li>{@code DELETE} (token): stops the running ramp where it is; 409 when none runs here, 412 when
+ *       the cluster's migration state is not at the generation {@code If-Match} names: the ramp runs on.</li>
  * </ul>
+ *
+ * {@code If-Match} is the migration's ({@link IfMatch}: {@code "N"}, {@code *}, or none for no
+ * condition), and every 200 carries the generation of the migration state this member applies as
+ * its {@code ETag}, as {@code /q/ketama/migration}'s answers do: one read of either gives the value
+ * a guarded ramp call takes. The ramp's own steps move the generation on too.
  */
 final class RampAdminHandler implements Handler<RoutingContext> {
 
@@ -57,15 +64,15 @@ final class RampAdminHandler implements Handler<RoutingContext> {
         if (HttpMethod.GET.equals(method)) {
             // the ramp's lock may be held across a remote compare-and-set: read it off the event loop
             rc.vertx().executeBlocking(() -> view(ramp()), false)
-                    .onSuccess(view -> AdminHttp.json(rc, 200, view, null))
+                    .onSuccess(view -> AdminHttp.json(rc, 200, view, etag()))
                     .onFailure(rc::fail);
         } else if (HttpMethod.PUT.equals(method)) {
             if (AdminHttp.authorized(rc, token.get(), "PUT ramp")) {
-                AdminHttp.body(rc, body -> start(rc, body));
+                IfMatch.read(rc, ifMatch -> AdminHttp.body(rc, body -> start(rc, body, ifMatch)));
             }
         } else if (HttpMethod.DELETE.equals(method)) {
             if (AdminHttp.authorized(rc, token.get(), "DELETE ramp")) {
-                cancel(rc);
+                IfMatch.read(rc, ifMatch -> cancel(rc, ifMatch));
             }
         } else {
             AdminHttp.methodNotAllowed(rc, "GET, PUT, DELETE");
@@ -76,7 +83,17 @@ final class RampAdminHandler implements Handler<RoutingContext> {
         return ramp.get();
     }
 
-    private void start(RoutingContext rc, String body) {
+    /** The answer's ETag: the migration generation this member applies (a volatile read, fine on the event loop). */
+    private String etag() {
+        return Long.toString(ramp().generation());
+    }
+
+    /** How the log says a call was conditional. */
+    private static String condition(long ifMatch) {
+        return ifMatch == ClusterMigration.ANY_GENERATION ? "" : " (If-Match \"" + ifMatch + "\")";
+    }
+
+    private void start(RoutingContext rc, String body, long ifMatch) {
         RampPlan plan;
         try {
             plan = parse(body);
@@ -85,12 +102,18 @@ final class RampAdminHandler implements Handler<RoutingContext> {
             return;
         }
         String caller = AdminHttp.caller(rc.request());
-        rc.vertx().executeBlocking(() -> ramp().start(plan, "admin " + caller), false).onComplete(done -> {
+        rc.vertx().executeBlocking(() -> {
+            ramp().start(plan, ifMatch, "admin " + caller);
+            return view(ramp());
+        }, false).onComplete(done -> {
             if (done.succeeded()) {
-                LOG.infof("ketama admin: %s started a ramp: %s", caller, plan);
-                AdminHttp.json(rc, 200, view(ramp()), null);
+                LOG.infof("ketama admin: %s started a ramp: %s%s", caller, plan, condition(ifMatch));
+                AdminHttp.json(rc, 200, done.result(), etag());
             } else if (done.cause() instanceof MigrationConflictException conflict) {
-                AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflictDetail(conflict));
+                AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", ifMatch == ClusterMigration.ANY_GENERATION
+                        ? conflictDetail(conflict)
+                        : ifMatchConflictDetail(conflict, "no ramp was started and nothing was changed. Check the state with "
+                                + "GET /q/ketama/migration, then PUT the ramp again with its ETag if it still fits"));
             } else if (done.cause() instanceof IllegalStateException running) {
                 AdminHttp.problem(rc, 409, "ramp-running", "A ramp is running", running.getMessage());
             } else {
@@ -108,15 +131,27 @@ final class RampAdminHandler implements Handler<RoutingContext> {
                 + "nothing was changed. Check the state with GET /q/ketama/migration, then PUT the ramp again if it still fits";
     }
 
-    private void cancel(RoutingContext rc) {
+    /** What changed since the caller's read (the generation If-Match named), what was not done, and what to do. */
+    static String ifMatchConflictDetail(MigrationConflictException conflict, String outcome) {
+        MigrationState now = conflict.current();
+        return "the cluster's migration state is at generation " + now.generation() + " (" + now.settings() + ", changed by "
+                + now.changedBy() + " at " + now.changedAt() + "), not " + conflict.expectedGeneration() + " as If-Match expected: "
+                + "it changed after it was read; " + outcome;
+    }
+
+    private void cancel(RoutingContext rc, long ifMatch) {
         String caller = AdminHttp.caller(rc.request());
         rc.vertx().executeBlocking(() -> {
-            ramp().cancel("admin " + caller);
+            ramp().cancel(ifMatch, "admin " + caller);
             return view(ramp());
         }, false).onComplete(done -> {
             if (done.succeeded()) {
-                LOG.infof("ketama admin: %s cancelled the ramp", caller);
-                AdminHttp.json(rc, 200, done.result(), null);
+                LOG.infof("ketama admin: %s cancelled the ramp%s", caller, condition(ifMatch));
+                AdminHttp.json(rc, 200, done.result(), etag());
+            } else if (done.cause() instanceof MigrationConflictException conflict) {
+                AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", ifMatchConflictDetail(conflict,
+                        "the ramp was not stopped and nothing was changed. Check the state with GET /q/ketama/migration, then "
+                                + "DELETE again with its ETag, or with If-Match: * to stop the ramp whatever the state"));
             } else if (done.cause() instanceof IllegalStateException none) {
                 AdminHttp.problem(rc, 409, "no-ramp", "No ramp is running", none.getMessage());
             } else {

@@ -24,13 +24,15 @@ import static org.hamcrest.Matchers.equalTo;
 /**
  * {@code /q/ketama/ramp} on the management interface: a guarded ramp steps the cluster's v2 share on
  * schedule, and its brake holds on the application's real shadow selections when the next step
- * would cost too many cache misses; holds are counted in the metrics.
+ * would cost too many cache misses; holds are counted in the metrics. Its PUT and DELETE take the
+ * migration's {@code If-Match}, and its answers carry the migration's {@code ETag}.
  */
 class RampAdminTest {
 
     static final TestCluster CLUSTER = new TestCluster("ketama-ramp-admin", 3);
     static final String TOKEN = "ramp-admin-test-token-0123456789";
     static final String RAMP = "/q/ketama/ramp";
+    static final String MIGRATION = "/q/ketama/migration";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(
@@ -114,5 +116,37 @@ class RampAdminTest {
         admin().delete(RAMP).then().statusCode(401);
         authorized().delete(RAMP).then().statusCode(200).body("phase", equalTo("cancelled"));
         assertThat(selector.migration().settings().v2SharePercent()).isEqualTo(2);
+    }
+
+    @Test
+    void theMigrationsETagConditionsTheRampAndTheRampAnswersWithIt() {
+        await(() -> status().getString("phase"), p -> !p.equals("running"), TestCluster.DEADLINE, "no ramp running");
+        try {
+            String read = admin().get(MIGRATION).then().statusCode(200).extract().header("ETag");
+            authorized().body("{\"shadow\":true}").put(MIGRATION).then().statusCode(200); // another admin, after that read
+
+            authorized().header("If-Match", read).body("{\"steps\":[3,4],\"intervalSeconds\":600}").put(RAMP).then()
+                    .statusCode(412)
+                    .body("type", equalTo("urn:ketama:problem:generation-conflict"))
+                    .body("detail", containsString("no ramp was started"));
+            assertThat(status().getString("phase")).isNotEqualTo("running");
+
+            String now = admin().get(MIGRATION).then().statusCode(200).extract().header("ETag");
+            admin().get(RAMP).then().statusCode(200).header("ETag", now);
+            String started = authorized().header("If-Match", now).body("{\"steps\":[3,4],\"intervalSeconds\":600}").put(RAMP).then()
+                    .statusCode(200)
+                    .body("phase", equalTo("running"))
+                    .extract().header("ETag");
+            assertThat(started).isEqualTo("\"" + selector.migration().generation() + "\"");
+            admin().get(MIGRATION).then().statusCode(200).header("ETag", started);
+            authorized().header("If-Match", started).delete(RAMP).then().statusCode(200)
+                    .body("phase", equalTo("cancelled"))
+                    .header("ETag", started);
+        } finally {
+            // a ramp this test left running (it failed midway) would make the others' PUTs 409s
+            if ("running".equals(status().getString("phase"))) {
+                authorized().delete(RAMP);
+            }
+        }
     }
 }
