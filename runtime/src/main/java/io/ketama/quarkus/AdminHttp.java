@@ -83,7 +83,7 @@ final class AdminHttp {
     }
 
     private static void tooLarge(RoutingContext rc) {
-        problem(rc, 413, "too-large", "Body too large", "the body may have at most " + MAX_BODY + " bytes");
+        refused(rc, 413, "too-large", "Body too large", "the body may have at most " + MAX_BODY + " bytes");
     }
 
     /** The Content-Length, or 0 when absent or unreadable (the body read then enforces the limit). */
@@ -104,6 +104,18 @@ final class AdminHttp {
                 .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
                 .end(body.encode());
+    }
+
+    /**
+     * Answers a change that is refused for what it asks (a malformed body, header or plan, or a ramp
+     * call that does not fit the ramp's phase) and logs it with the caller, as the token check and the
+     * generation conflicts log theirs: an operator reading the log sees every attempt, not only those
+     * that changed something.
+     */
+    static void refused(RoutingContext rc, int status, String type, String title, String detail) {
+        LOG.infof("ketama admin: %s %s from %s refused (%d %s): %s", rc.request().method(), rc.request().path(),
+                caller(rc.request()), status, type, detail);
+        problem(rc, status, type, title, detail);
     }
 
     static void problem(RoutingContext rc, int status, String type, String title, String detail) {

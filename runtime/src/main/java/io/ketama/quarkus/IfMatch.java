@@ -25,7 +25,7 @@ final class IfMatch {
         try {
             generation = parse(rc.request().getHeader(HttpHeaders.IF_MATCH));
         } catch (IllegalArgumentException e) {
-            AdminHttp.problem(rc, 400, "invalid-if-match", "Invalid If-Match", e.getMessage());
+            AdminHttp.refused(rc, 400, "invalid-if-match", "Invalid If-Match", e.getMessage());
             return;
         }
         then.accept(generation);

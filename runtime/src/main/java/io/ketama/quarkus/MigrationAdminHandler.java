@@ -67,7 +67,7 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
         try {
             change = MigrationChange.parse(body);
         } catch (IllegalArgumentException e) {
-            AdminHttp.problem(rc, 400, "malformed-body", "Malformed body", e.getMessage());
+            AdminHttp.refused(rc, 400, "malformed-body", "Malformed body", e.getMessage());
             return;
         }
         rc.vertx().executeBlocking(() -> apply(selector.get(), change, ifMatch, caller), false).onComplete(done -> {
@@ -77,7 +77,7 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
                 LOG.infof("ketama admin: PUT from %s refused: %s", caller, conflict.getMessage());
                 AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflict.getMessage());
             } else if (done.cause() instanceof IllegalArgumentException invalid) {
-                AdminHttp.problem(rc, 400, "invalid-migration", "Invalid migration settings",
+                AdminHttp.refused(rc, 400, "invalid-migration", "Invalid migration settings",
                         invalid.getMessage() + "; nothing was changed");
             } else {
                 rc.fail(done.cause());

@@ -98,7 +98,7 @@ final class RampAdminHandler implements Handler<RoutingContext> {
         try {
             plan = parse(body);
         } catch (IllegalArgumentException e) {
-            AdminHttp.problem(rc, 400, "invalid-ramp", "Invalid ramp", e.getMessage() + "; expected " + ALLOWED);
+            AdminHttp.refused(rc, 400, "invalid-ramp", "Invalid ramp", e.getMessage() + "; expected " + ALLOWED);
             return;
         }
         String caller = AdminHttp.caller(rc.request());
@@ -115,7 +115,7 @@ final class RampAdminHandler implements Handler<RoutingContext> {
                         : ifMatchConflictDetail(conflict, "no ramp was started and nothing was changed. Check the state with "
                                 + "GET /q/ketama/migration, then PUT the ramp again with its ETag if it still fits"));
             } else if (done.cause() instanceof IllegalStateException running) {
-                AdminHttp.problem(rc, 409, "ramp-running", "A ramp is running", running.getMessage());
+                AdminHttp.refused(rc, 409, "ramp-running", "A ramp is running", running.getMessage());
             } else {
                 rc.fail(done.cause());
             }
@@ -153,7 +153,7 @@ final class RampAdminHandler implements Handler<RoutingContext> {
                         "the ramp was not stopped and nothing was changed. Check the state with GET /q/ketama/migration, then "
                                 + "DELETE again with its ETag, or with If-Match: * to stop the ramp whatever the state"));
             } else if (done.cause() instanceof IllegalStateException none) {
-                AdminHttp.problem(rc, 409, "no-ramp", "No ramp is running", none.getMessage());
+                AdminHttp.refused(rc, 409, "no-ramp", "No ramp is running", none.getMessage());
             } else {
                 rc.fail(done.cause());
             }

@@ -18,7 +18,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.LogRecord;
 
 import static io.ketama.quarkus.deployment.TestCluster.await;
@@ -51,7 +50,14 @@ class AdminPlaneTest {
             .assertLogRecords(AdminPlaneTest::theLoggedChangeNamesWhoWhatAndTheGeneration);
 
     /** The generation of the change whose log line is checked; 0 until that test ran. */
-    private static final AtomicLong LOGGED_GENERATION = new AtomicLong();
+    /*
+     * What the tests did, for the log check QuarkusUnitTest runs after them. That check runs in the
+     * class loader that loaded this class first, the tests in the application's, where this class's
+     * statics are other fields (a static flag set by a test always read as unset there, and the
+     * check returned before asserting anything): system properties are one per JVM.
+     */
+    private static final String LOGGED_GENERATION = AdminPlaneTest.class.getName() + ".loggedGeneration";
+    private static final String BAD_REQUESTS_SENT = AdminPlaneTest.class.getName() + ".badRequestsSent";
 
     private static final List<ClusterRings> OTHERS = new ArrayList<>();
 
@@ -148,6 +154,7 @@ class AdminPlaneTest {
         "{\"mode\":|malformed-body|not JSON",
     })
     void badBodiesAre400AndChangeNothing(String body, String kind, String detail) {
+        System.setProperty(BAD_REQUESTS_SENT, "true");
         MigrationState before = selector.migration();
         authorized().body(body).put(PATH).then()
                 .statusCode(400)
@@ -177,11 +184,11 @@ class AdminPlaneTest {
     void everyChangeIsLoggedWithWhoWhatAndTheGeneration() {
         Response r = authorized().body("{\"mode\":\"split\",\"v2SharePercent\":12.5}").put(PATH);
         r.then().statusCode(200);
-        LOGGED_GENERATION.set(r.jsonPath().getLong("generation"));
+        System.setProperty(LOGGED_GENERATION, Long.toString(r.jsonPath().getLong("generation")));
     }
 
     static void theLoggedChangeNamesWhoWhatAndTheGeneration(List<LogRecord> records) {
-        long generation = LOGGED_GENERATION.get();
+        long generation = Long.getLong(LOGGED_GENERATION, 0);
         if (generation == 0) {
             return; // the test that makes the change did not run (a single other test was selected)
         }
@@ -193,6 +200,15 @@ class AdminPlaneTest {
                 .contains("generation " + generation));
         // refused attempts are logged too, with the caller
         assertThat(lines).anySatisfy(line -> assertThat(line).contains("ketama admin: PUT from 127.0.0.1:").contains("refused"));
+        if (Boolean.getBoolean(BAD_REQUESTS_SENT)) {
+            // and so are those refused for what they asked, not only for their token or generation
+            assertThat(lines).anySatisfy(line -> assertThat(line)
+                    .contains("ketama admin: PUT " + PATH + " from 127.0.0.1:")
+                    .contains("refused (400 malformed-body)").contains("not JSON"));
+            assertThat(lines).anySatisfy(line -> assertThat(line)
+                    .contains("ketama admin: PUT " + PATH + " from 127.0.0.1:")
+                    .contains("refused (400 invalid-migration)").contains("from 0 to 100"));
+        }
     }
 
     @Test
