@@ -84,14 +84,32 @@ class PingoraVectorsTest {
         assertThat(walk(dropped, "doghash", 5)).containsExactly(
                 "127.0.0.1:7779", "127.0.0.1:7779", "127.0.0.1:7777", "127.0.0.1:7777", "127.0.0.1:7779");
 
+        // pingora walks a whole turn of a one-host ring and is back at its start: the ring's own walk
+        // (what failover reads) takes every point once, from the key's point round past the end of the
+        // circle, and stops there
         KetamaRing<String> single = ring("127.0.0.1:7777");
-        int start = single.points().position(Crc32.hashUtf8("doghash"));
-        int pos = start;
-        for (int i = 0; i < single.pointCount(); i++) {
-            pos = (pos + 1) % single.pointCount();
-        }
-        assertThat(pos).isEqualTo(start);
         assertThat(single.pointCount()).isEqualTo(160);
+        assertOneTurnFrom(single, "doghash");
+        assertThat(list(single.failover("doghash"))).extracting(Node::payload).containsExactly("127.0.0.1:7777");
+        assertOneTurnFrom(r, "doghash");
+    }
+
+    /** The ring's point walk from {@code key}'s point: each point once, in ring order, wrapping at the end, then over. */
+    private static void assertOneTurnFrom(KetamaRing<String> r, String key) {
+        int n = r.pointCount();
+        int start = r.points().position(Crc32.hashUtf8(key));
+        assertThat(start).isBetween(0, n - 1);
+        PointWalk turn = PointWalk.full(r.table(), start);
+        for (int i = 0; i < n; i++) {
+            assertThat(turn.next()).as("step %d of %d from point %d", i, n, start).isEqualTo(r.points().nodeIndexAt((start + i) % n));
+        }
+        assertThat(turn.next()).as("after one turn, back at point %d, the walk is over", start).isEqualTo(-1);
+    }
+
+    private static List<Node<String>> list(java.util.Iterator<Node<String>> it) {
+        List<Node<String>> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
     }
 
     @Test
