@@ -21,13 +21,16 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Origin;
+import io.ketama.router.serving.OriginBudget;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import java.math.BigInteger;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -49,6 +52,7 @@ class ServingParts {
     private final HazelcastInstance hazelcast;
     private final Member localMember;
     private final LocalCache cache;
+    private final OriginBudget originBudget;
     private final Origin origin;
     private final KeyServer keyServer;
     private final ForwardReceiver receiver;
@@ -64,7 +68,8 @@ class ServingParts {
         this.hazelcast = hazelcast;
         this.localMember = hazelcast.getCluster().getLocalMember();
         this.cache = configured("ketama.router.cache.max-bytes", () -> new LocalCache(config.cache().maxBytes().asLongValue()));
-        this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx));
+        this.originBudget = originBudget(config.origin().maxBufferedBytes(), maxBodyBytes(config.origin().maxBodyBytes()));
+        this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx, originBudget));
         this.keyServer = new KeyServer(cache, origin, Members.address(localMember));
         this.redirects = RedirectLocations.of(config.origin().baseUrl(), config.origin().rewriteLocation());
         RouterConfig.Forward f = config.forward();
@@ -110,12 +115,34 @@ class ServingParts {
         });
     }
 
-    private static Origin origin(RouterConfig.Origin config, Vertx vertx) {
+    /**
+     * {@code ketama.router.origin.max-buffered-bytes} checked: at least {@code maxBodyBytes} (so one
+     * answer of the largest size fits); unset, {@link OriginBudget#defaultBytes}.
+     *
+     * @throws IllegalArgumentException naming the key, the value and the allowed range
+     */
+    static OriginBudget originBudget(Optional<MemorySize> configured, int maxBodyBytes) {
+        return configured(OriginBudget.KEY, () -> {
+            if (configured.isEmpty()) {
+                return new OriginBudget(OriginBudget.defaultBytes(maxBodyBytes));
+            }
+            BigInteger bytes = configured.get().asBigInteger();
+            if (bytes.compareTo(BigInteger.valueOf(maxBodyBytes)) < 0 || bytes.bitLength() > 63) {
+                throw new IllegalArgumentException("must be " + maxBodyBytes + " to " + Long.MAX_VALUE + " bytes (at least "
+                        + MAX_BODY_BYTES_KEY + ", so one answer of the largest size fits), e.g. 128M, or unset for a "
+                        + "quarter of the heap; was " + bytes);
+            }
+            return new OriginBudget(bytes.longValue());
+        });
+    }
+
+    private static Origin origin(RouterConfig.Origin config, Vertx vertx, OriginBudget budget) {
         Origin origin;
         int maxBodyBytes = maxBodyBytes(config.maxBodyBytes());
         if (config.baseUrl().isPresent() && !config.baseUrl().get().isBlank()) {
             try {
-                origin = new HttpOrigin(vertx, config.baseUrl().get(), config.timeout(), config.maxConnections(), maxBodyBytes);
+                origin = new HttpOrigin(vertx, config.baseUrl().get(), config.timeout(), config.maxConnections(), maxBodyBytes,
+                        budget);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(".base-url / .timeout / .max-connections: " + e.getMessage(), e);
             }
@@ -169,6 +196,11 @@ class ServingParts {
 
     LocalCache cache() {
         return cache;
+    }
+
+    /** The bytes this member's origin fetches under way may hold ({@code ketama.router.origin.max-buffered-bytes}). */
+    OriginBudget originBudget() {
+        return originBudget;
     }
 
     KeyServer keyServer() {

@@ -1,6 +1,7 @@
 package io.ketama.router;
 
 import io.ketama.testing.FreePorts;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -9,6 +10,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,11 +26,26 @@ final class HttpTestOrigin implements AutoCloseable {
 
     /**
      * What the origin answers for one key; {@code chunked}: without Content-Length, in chunks of at
-     * most 64 KiB; {@code delayMillis}: how long it waits before it answers.
+     * most 64 KiB; {@code delayMillis}: how long it waits before it answers; {@code rest} (null: none):
+     * where set, the origin sends its head and the first {@code sentBeforeRest} bytes of the body (or,
+     * where that is negative, nothing at all) and holds the rest until {@code rest} completes.
      */
-    record Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked, long delayMillis) {
+    record Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked, long delayMillis,
+                  int sentBeforeRest, CompletionStage<?> rest) {
         Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked) {
             this(status, contentType, headers, body, chunked, 0);
+        }
+
+        Answer(int status, String contentType, Map<String, String> headers, byte[] body, boolean chunked, long delayMillis) {
+            this(status, contentType, headers, body, chunked, delayMillis, 0, null);
+        }
+
+        /**
+         * A 200 of {@code body} whose head and first {@code sentBeforeRest} bytes go at once (at least 1
+         * byte for the head to go; negative: nothing at all), the rest once {@code rest} completes.
+         */
+        static Answer held(byte[] body, boolean chunked, int sentBeforeRest, CompletionStage<?> rest) {
+            return new Answer(200, "application/octet-stream", Map.of(), body, chunked, 0, sentBeforeRest, rest);
         }
     }
 
@@ -97,30 +114,53 @@ final class HttpTestOrigin implements AutoCloseable {
         String key = path.substring(PATH.length() + 1);
         requests.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         Answer answer = answers.getOrDefault(key, new Answer(200, "text/plain; charset=UTF-8", Map.of(), defaultBody(key), false));
-        if (answer.delayMillis() > 0) {
-            vertx.setTimer(answer.delayMillis(), id -> write(answer, response));
+        Context context = vertx.getOrCreateContext();
+        if (answer.rest() != null && answer.sentBeforeRest() < 0) {
+            answer.rest().whenComplete((x, e) -> context.runOnContext(v -> write(answer, response, context)));
+        } else if (answer.delayMillis() > 0) {
+            vertx.setTimer(answer.delayMillis(), id -> write(answer, response, context));
         } else {
-            write(answer, response);
+            write(answer, response, context);
         }
     }
 
-    private static void write(Answer answer, HttpServerResponse response) {
+    private static void write(Answer answer, HttpServerResponse response, Context context) {
         if (response.closed()) {
             return; // the client gave up
         }
         response.setStatusCode(answer.status()).putHeader("Content-Type", answer.contentType());
         answer.headers().forEach(response::putHeader);
-        if (!answer.chunked()) {
-            response.end(Buffer.buffer(answer.body()));
+        byte[] body = answer.body();
+        if (answer.rest() == null || answer.sentBeforeRest() < 0) {
+            if (!answer.chunked()) {
+                response.end(Buffer.buffer(body));
+                return;
+            }
+            response.setChunked(true);
+            writeChunks(response, body, 0, body.length);
+            response.end();
             return;
         }
-        response.setChunked(true);
-        byte[] body = answer.body();
-        for (int from = 0; from < body.length; from += 64 * 1024) {
-            int to = Math.min(body.length, from + 64 * 1024);
-            response.write(Buffer.buffer(java.util.Arrays.copyOfRange(body, from, to)));
+        if (answer.chunked()) {
+            response.setChunked(true);
+        } else {
+            response.putHeader("Content-Length", Integer.toString(body.length));
         }
-        response.end();
+        int split = Math.min(body.length, answer.sentBeforeRest());
+        writeChunks(response, body, 0, split);
+        answer.rest().whenComplete((x, e) -> context.runOnContext(v -> {
+            if (response.closed()) {
+                return; // the client refused the answer and closed the connection
+            }
+            writeChunks(response, body, split, body.length);
+            response.end();
+        }));
+    }
+
+    private static void writeChunks(HttpServerResponse response, byte[] body, int from, int to) {
+        for (int at = from; at < to; at += 64 * 1024) {
+            response.write(Buffer.buffer(java.util.Arrays.copyOfRange(body, at, Math.min(to, at + 64 * 1024))));
+        }
     }
 
     @Override

@@ -10,7 +10,9 @@ import java.util.function.Function;
 /**
  * The body of an HTTP answer, read only up to a limit: refused at once when its
  * {@code Content-Length} is larger, else read whole (the length frames it); without a length,
- * gathered as it arrives and refused as soon as it grows past the limit. A refusal resets the
+ * gathered as it arrives and refused as soon as it grows past the limit. Where the body's bytes
+ * come out of an {@link OriginBudget}, a declared length is reserved whole before a byte is read,
+ * and a body without one is reserved chunk by chunk before each chunk is kept. A refusal resets the
  * request, which closes the connection rather than reading the rest. The head before the body is
  * bounded by the client's own limits (Vert.x: 4 KiB initial line, 8 KiB of headers by default).
  */
@@ -26,12 +28,28 @@ public final class BoundedBody {
      */
     public static Future<Buffer> read(HttpClientRequest request, HttpClientResponse response, int maxBytes,
                                       Function<String, ? extends RuntimeException> tooLarge) {
+        return read(request, response, maxBytes, tooLarge, null);
+    }
+
+    /**
+     * As {@link #read(HttpClientRequest, HttpClientResponse, int, Function)}, holding only bytes
+     * that {@code bytes} reserved first; failed with {@link OverloadedException} when it cannot
+     * reserve them. The caller releases {@code bytes} when its fetch ends, whichever way.
+     *
+     * @param bytes the fetch's share of its member's budget; null: none (nothing reserved)
+     */
+    static Future<Buffer> read(HttpClientRequest request, HttpClientResponse response, int maxBytes,
+                               Function<String, ? extends RuntimeException> tooLarge, OriginBudget.Reservation bytes) {
         long declared = contentLength(response.getHeader("Content-Length"));
         if (declared > maxBytes) {
             request.reset();
             return Future.failedFuture(tooLarge.apply(declared + " bytes (its Content-Length)"));
         }
         if (declared >= 0) {
+            if (bytes != null && !bytes.reserve(declared)) {
+                request.reset();
+                return Future.failedFuture(bytes.refusal("an answer of " + declared + " bytes (its Content-Length)"));
+            }
             return response.body();
         }
         Promise<Buffer> body = Promise.promise();
@@ -42,6 +60,12 @@ public final class BoundedBody {
             }
             if (received.length() + chunk.length() > maxBytes) {
                 body.tryFail(tooLarge.apply("more than " + maxBytes + " bytes (no Content-Length; refused as they arrived)"));
+                request.reset();
+                return;
+            }
+            if (bytes != null && !bytes.reserve(chunk.length())) {
+                body.tryFail(bytes.refusal(chunk.length() + " more bytes of an answer without Content-Length ("
+                        + received.length() + " read so far)"));
                 request.reset();
                 return;
             }

@@ -20,6 +20,11 @@ import java.util.concurrent.TimeoutException;
  * {@code Location} as the origin sent it. A body larger than {@code maxBodyBytes} is not taken
  * ({@link OriginAnswerTooLargeException}): refused from its {@code Content-Length} before a byte of
  * it is read, or, without one, as soon as more arrived; the connection is then closed.
+ *
+ * <p>Every fetch takes the bytes of its body from the member's {@link OriginBudget} before it holds
+ * them (a declared length whole and at once, else each chunk as it arrives) and gives them back when
+ * it ends, whichever way; one that finds no room fails with {@link OverloadedException}, its
+ * connection closed, its body not read further.
  */
 public final class HttpOrigin implements Origin {
 
@@ -31,6 +36,7 @@ public final class HttpOrigin implements Origin {
     private final String basePath;
     private final Duration timeout;
     private final int maxBodyBytes;
+    private final OriginBudget budget;
     private final HttpClient client;
     private final RequestOptions template;
 
@@ -47,12 +53,25 @@ public final class HttpOrigin implements Origin {
 
     /**
      * As {@link #HttpOrigin(Vertx, String, Duration, int)}, taking bodies of at most
-     * {@code maxBodyBytes} (at least 1).
+     * {@code maxBodyBytes} (at least 1), with a budget of its own of the default size
+     * ({@link OriginBudget#defaultBytes}).
      */
     public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes) {
+        this(vertx, baseUrl, timeout, maxConnections, maxBodyBytes, new OriginBudget(OriginBudget.defaultBytes(maxBodyBytes)));
+    }
+
+    /**
+     * As {@link #HttpOrigin(Vertx, String, Duration, int, int)}, its bodies held within
+     * {@code budget}, which other fetches of the member may share.
+     *
+     * @throws IllegalArgumentException also when {@code budget} cannot hold one body of
+     *                                  {@code maxBodyBytes}
+     */
+    public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes, OriginBudget budget) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(budget, "budget");
         URI uri;
         try {
             uri = URI.create(baseUrl.trim());
@@ -74,7 +93,12 @@ public final class HttpOrigin implements Origin {
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("origin max body bytes must be >= 1, was " + maxBodyBytes);
         }
+        if (budget.maxBytes() < maxBodyBytes) {
+            throw new IllegalArgumentException("origin max buffered bytes (" + budget.maxBytes() + ") must be at least its "
+                    + "max body bytes (" + maxBodyBytes + "), or an answer of that size could never be taken");
+        }
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = budget;
         this.vertx = vertx;
         String text = uri.toString();
         this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
@@ -115,18 +139,23 @@ public final class HttpOrigin implements Origin {
                     // restarts: an origin that trickles its body would hold this fetch (and every
                     // request waiting for it) as long as it likes. The whole answer has a deadline.
                     Promise<OriginAnswer> answer = Promise.promise();
+                    // every way this fetch ends completes the answer, once; its bytes go back then,
+                    // before any caller sees the outcome (handlers run in the order registered)
+                    OriginBudget.Reservation bytes = budget.open();
+                    answer.future().onComplete(done -> bytes.release());
                     long left = timeout.toMillis() - (System.nanoTime() - start) / 1_000_000;
                     long deadline = vertx.setTimer(Math.max(1, left), id -> {
                         if (answer.tryFail(new TimeoutException("no whole answer within " + timeout.toMillis() + " ms"))) {
                             request.reset(); // frees the connection the trickle holds
                         }
                     });
-                    request.send().compose(response -> BoundedBody.read(request, response, maxBodyBytes, this::tooLarge).map(body -> {
-                        String type = response.getHeader("Content-Type");
-                        int status = response.statusCode();
-                        return new OriginAnswer(status, type == null ? "application/octet-stream" : type,
-                                body.getBytes(), OriginAnswer.isRedirect(status) ? response.getHeader("Location") : null);
-                    })).onComplete(result -> {
+                    request.send().compose(response -> BoundedBody.read(request, response, maxBodyBytes, this::tooLarge, bytes)
+                            .map(body -> {
+                                String type = response.getHeader("Content-Type");
+                                int status = response.statusCode();
+                                return new OriginAnswer(status, type == null ? "application/octet-stream" : type,
+                                        body.getBytes(), OriginAnswer.isRedirect(status) ? response.getHeader("Location") : null);
+                            })).onComplete(result -> {
                         vertx.cancelTimer(deadline);
                         if (result.succeeded()) {
                             answer.tryComplete(result.result());
@@ -147,9 +176,12 @@ public final class HttpOrigin implements Origin {
                 + "; this member takes at most " + maxBodyBytes + " bytes");
     }
 
-    private OriginUnavailableException unavailable(Throwable cause) {
+    private RuntimeException unavailable(Throwable cause) {
         if (cause instanceof OriginAnswerTooLargeException tooLarge) {
             return tooLarge;
+        }
+        if (cause instanceof OverloadedException overloaded) {
+            return overloaded; // no room in the budget: this member's limit, not the origin's failure
         }
         if (cause instanceof TimeoutException) {
             return new OriginUnavailableException("origin " + base + " did not answer within " + timeout.toMillis() + " ms", cause);
@@ -164,6 +196,7 @@ public final class HttpOrigin implements Origin {
 
     @Override
     public String toString() {
-        return "HttpOrigin[" + base + ", timeout=" + timeout.toMillis() + "ms, max body " + maxBodyBytes + " bytes]";
+        return "HttpOrigin[" + base + ", timeout=" + timeout.toMillis() + "ms, max body " + maxBodyBytes + " bytes, "
+                + budget + "]";
     }
 }
