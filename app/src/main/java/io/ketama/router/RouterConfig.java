@@ -78,8 +78,10 @@ public interface RouterConfig {
          * in memory (while fetched, cached, and sent between members); what the fetches under way
          * hold together is bounded by {@code max-buffered-bytes}. A larger answer is refused from its
          * {@code Content-Length}, or as its bytes arrive, with a 502 {@code origin-answer-too-large}
-         * problem, and nothing is cached. 1 byte to 268,173,312 bytes (the binary channel's largest
-         * frame, 256 MiB, less 256 KiB for the rest of a reply).
+         * problem, and nothing is cached. This member takes a forwarded answer (from the owner it sent
+         * a key to, by any transport) only up to this size too, whatever the owner's own limit: a
+         * larger one fails that forward and the next candidate serves. 1 byte to 268,173,312 bytes
+         * (the binary channel's largest frame, 256 MiB, less 256 KiB for the rest of a reply).
          */
         @WithDefault("16M")
         MemorySize maxBodyBytes();

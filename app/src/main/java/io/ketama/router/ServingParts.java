@@ -76,12 +76,14 @@ class ServingParts {
         ForwardSettings settings = configured("ketama.router.forward", () -> new ForwardSettings(f.timeout(), f.maxRetries(),
                 f.retryDelay(), f.breaker().requestVolumeThreshold(), f.breaker().failureRatio(), f.breaker().delay(),
                 f.maxCandidates(), f.bulkhead().maxInFlight(), f.bulkhead().maxWaiting()));
+        // forwarded answers are held to this member's own limit, whatever the owner's
+        int maxBodyBytes = maxBodyBytes(config.origin().maxBodyBytes());
         this.transport = switch (f.transport()) {
-            case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()), endpoints.secret());
-            case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx);
+            case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()), endpoints.secret(), maxBodyBytes);
+            case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx, maxBodyBytes);
             case HTTP -> configured("ketama.router.forward",
                     () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections(), endpoints.secret(),
-                            maxBodyBytes(config.origin().maxBodyBytes())));
+                            maxBodyBytes));
         };
         this.forwarder = new Forwarder(transport, settings, ForwardTargets.uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());

@@ -23,20 +23,29 @@ import org.junit.jupiter.api.TestMethodOrder;
  * What every forward transport must do, run once per transport (the subclasses): a remote owner
  * serves and caches a forwarded key, with its status, type and bytes; a failing origin there is a
  * 502, not the member's fault; a redirect there comes back with its Location, uncached; an origin
- * answer too large there is a 502 saying so; a member that stops serving, and one that crashes, are failed over.
+ * answer too large there is a 502 saying so; an owner whose own limit is larger than this member's
+ * ({@code ketama.router.origin.max-body-bytes}, 64 KiB here) and answers past it is failed over, the
+ * transport usable afterwards; a member that stops serving, and one that crashes, are failed over.
  * ({@link ForwardingTest} and {@link FailoverTest} cover the default transport in depth.)
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class TransportsTest extends ClusterTest {
 
-    /** Runs the app with {@code ketama.router.forward.transport} set, on a fixed HTTP port (the http transport publishes it). */
+    /** This member's {@code ketama.router.origin.max-body-bytes}. */
+    static final int MAX_BODY_BYTES = 64 * 1024;
+
+    /**
+     * Runs the app with {@code ketama.router.forward.transport} set, on a fixed HTTP port (the http
+     * transport publishes it), taking bodies of at most {@link #MAX_BODY_BYTES}.
+     */
     abstract static class Transport implements QuarkusTestProfile {
         abstract String transport();
 
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("ketama.router.forward.transport", transport(),
-                    "quarkus.http.test-port", Integer.toString(freeHttpPort()));
+                    "quarkus.http.test-port", Integer.toString(freeHttpPort()),
+                    "ketama.router.origin.max-body-bytes", Integer.toString(MAX_BODY_BYTES));
         }
 
         @Override
@@ -55,6 +64,9 @@ abstract class TransportsTest extends ClusterTest {
     TestMember cutOff;
     TestMember redirecting;
     TestMember tooLarge;
+    /** Takes (and answers) bodies larger than this member does: 256 KiB for the keys in {@link #largeKeys}. */
+    TestMember larger;
+    final Set<String> largeKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     abstract io.ketama.router.forwarding.TransportKind transport();
 
@@ -69,6 +81,10 @@ abstract class TransportsTest extends ClusterTest {
                         "/elsewhere/" + key)));
         tooLarge = cluster.add(Set.of("large"), key -> CompletableFuture.failedFuture(new OriginAnswerTooLargeException(
                 "origin http://origin.invalid answered with a body of 1048576 bytes (its Content-Length); this member takes at most 65536 bytes")));
+        DemoOrigin demo = new DemoOrigin(java.time.Duration.ZERO);
+        larger = cluster.add(Set.of("larger"), key -> largeKeys.contains(key)
+                ? CompletableFuture.completedFuture(new OriginAnswer(200, "application/octet-stream", new byte[256 * 1024]))
+                : demo.fetch(key));
     }
 
     @Test
@@ -131,6 +147,29 @@ abstract class TransportsTest extends ClusterTest {
                 .body("detail", org.hamcrest.Matchers.containsString("ketama.router.origin.max-body-bytes"))
                 .body("detail", org.hamcrest.Matchers.containsString("this member takes at most 65536 bytes"));
         assertThat(tooLarge.originFetches).as("asked once: not again through other members").hasValue(1);
+    }
+
+    /**
+     * Members may differ in their limit during a rollout: the owner takes a 256 KiB answer this member
+     * would never take, and this member refuses it from the owner too, as a failed forward (retried
+     * once, counted by the owner's breaker); the key's only other way is this member's own fetch, a
+     * bypass. (That the transport carries the next forwards to that owner is each transport's own
+     * test: {@code HttpForwardBodyLimitTest}, {@code BinaryForwardBodyLimitTest}.)
+     */
+    @Test
+    @Order(2)
+    void anAnswerPastThisMembersLimitFromAnOwnerWithALargerOneIsFailedOver() {
+        String key = cluster.keyWhere(Set.of("larger"), s -> is(s.owner(), larger.member()), cluster::cachedByNoMember);
+        largeKeys.add(key);
+        Response answer = given().header("X-Ketama-Features", "larger").get("/cache/" + key);
+        answer.then().statusCode(200)
+                .header(CacheResource.OWNER, larger.address())
+                .header(CacheResource.SERVED_BY, appAddress())
+                .header(CacheResource.CACHE, "BYPASS")
+                .header(CacheResource.FAILOVER, "1");
+        assertThat(answer.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
+        assertThat(larger.cached(key)).as("the owner took it, under its own limit").isNotNull();
+        assertThat(larger.originFetches).as("the retry was answered from the owner's cache").hasValue(1);
     }
 
     @Test

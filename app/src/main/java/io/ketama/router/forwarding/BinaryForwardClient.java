@@ -1,6 +1,7 @@
 package io.ketama.router.forwarding;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Served;
 import io.netty.util.collection.IntObjectHashMap;
@@ -35,15 +36,24 @@ import java.util.concurrent.TimeoutException;
  * next forward to that peer connects again. A forward whose answer never comes is failed after
  * {@code expiry} (later than the guard's own timeout, which normally acts first) so its entry
  * cannot stay behind.
+ *
+ * <p>It takes a reply's body only up to this member's own {@code ketama.router.origin.max-body-bytes},
+ * whatever the owner's limit: a larger one is refused from the frame's head, before its body is
+ * kept ({@link BinaryFrames.Reader}), and fails that forward, which the next candidate then serves,
+ * as the {@code http} transport fails an answer past the limit. The frame's bytes are let go as they
+ * arrive, so the connection and the other forwards under way on it carry on.
  */
 public final class BinaryForwardClient implements ForwardTransport {
 
     private static final long SWEEP_MILLIS = 100;
+    private static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
 
     private final Vertx vertx;
     private final NetClient client;
     private final long expiryNanos;
     private final ForwardSecret secret;
+    /** The largest body of a forward's reply taken: {@code ketama.router.origin.max-body-bytes}. */
+    private final int maxBodyBytes;
     private final Set<Loop> loops = ConcurrentHashMap.newKeySet();
     private final FastThreadLocal<Loop> loopOfThread = new FastThreadLocal<>() {
         @Override
@@ -65,6 +75,18 @@ public final class BinaryForwardClient implements ForwardTransport {
 
     /** {@link #BinaryForwardClient(Vertx, Duration, Duration)} opening every connection with {@code secret} where one is set. */
     public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret) {
+        this(vertx, connectTimeout, expiry, secret, HttpOrigin.DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /**
+     * {@link #BinaryForwardClient(Vertx, Duration, Duration, ForwardSecret)} taking replies whose
+     * body is at most {@code maxBodyBytes} (at least 1).
+     */
+    public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret, int maxBodyBytes) {
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("max body bytes must be >= 1, was " + maxBodyBytes);
+        }
+        this.maxBodyBytes = maxBodyBytes;
         this.vertx = vertx;
         this.secret = secret;
         this.client = vertx.createNetClient(new NetClientOptions()
@@ -223,7 +245,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                 }
                 socket = r.result();
                 CoalescedFlushes.on(socket);
-                BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame);
+                BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame, maxBodyBytes, this::tooLarge);
                 socket.handler(data -> {
                     try {
                         reader.feed(data);
@@ -272,6 +294,19 @@ public final class BinaryForwardClient implements ForwardTransport {
                 p.complete(BinaryFrames.redirected(buffer, start, length, address));
             } else {
                 p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));
+            }
+        }
+
+        /**
+         * A reply past this member's limit is the owner's fault (it refuses an origin answer past
+         * its own limit with {@link RemoteFailure#ORIGIN_ANSWER_TOO_LARGE}): the forward fails and the
+         * next candidate is tried, as the {@code http} transport does.
+         */
+        private void tooLarge(int id, long bodyBytes) {
+            Pending p = pending.remove(id);
+            if (p != null) {
+                p.fail(new ForwardFailedException("member " + address + " over binary answered a forward with a body of "
+                        + bodyBytes + " bytes; this member takes at most " + maxBodyBytes + " bytes (" + MAX_BODY_BYTES_KEY + ")"));
             }
         }
 

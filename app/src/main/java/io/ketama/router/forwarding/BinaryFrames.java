@@ -151,9 +151,46 @@ final class BinaryFrames {
     }
 
     /**
+     * The body length of the {@link #SERVED} or {@link #REDIRECTED} frame at {@code start} (its
+     * length field) of {@code length}, of which {@code available} bytes are at hand: known from the
+     * frame's length and the length fields before the body (a redirect's {@code Location} need not
+     * have arrived, its content type must); -1 until they have, or for a frame of another kind.
+     */
+    static long replyBodyLength(Buffer frames, int start, int length, int available) {
+        if (available < HEADER) {
+            return -1;
+        }
+        byte kind = frames.getByte(start + 8);
+        int p = start + HEADER;
+        if (kind == REDIRECTED) {
+            p++;
+        } else if (kind != SERVED) {
+            return -1;
+        }
+        // cache status, HTTP status, content-type length
+        if (p + 5 > start + available) {
+            return -1;
+        }
+        int typeLength = frames.getShort(p + 3) & 0xFFFF;
+        int head = p + 5 + typeLength;
+        if (kind == REDIRECTED) {
+            if (head + 2 > start + available) {
+                return -1;
+            }
+            head += 2 + (frames.getShort(head) & 0xFFFF);
+        }
+        return start + 4L + length - head;
+    }
+
+    /**
      * Cuts a byte stream into frames: feed it what the socket reads, it calls back once per whole
-     * frame with the buffer, the frame's start and its length field. Not thread-safe: one per
-     * connection, fed on its event loop.
+     * frame with the buffer, the frame's start and its length field. With a limit on reply bodies,
+     * a {@link #SERVED} or {@link #REDIRECTED} frame whose body is larger is refused as soon as the
+     * length fields before its body have arrived (at most 64 KiB and 16 bytes of it: a content type
+     * of up to 64 KiB lies before the last of them), before any of its body is kept: the refusal
+     * handler is told its id, and its remaining bytes are let go as they arrive, never kept, so the
+     * connection carries the frames after it. Not thread-safe: one per connection, fed on its event
+     * loop.
      */
     static final class Reader {
 
@@ -161,11 +198,28 @@ final class BinaryFrames {
             void frame(Buffer buffer, int start, int length, int id, byte kind);
         }
 
-        private final FrameHandler handler;
-        private Buffer rest;
+        /** Told of a reply whose body is past the reader's limit; its bytes are not kept. */
+        interface RefusalHandler {
+            void refused(int id, long bodyBytes);
+        }
 
+        private final FrameHandler handler;
+        private final long maxReplyBody;
+        private final RefusalHandler refusals;
+        private Buffer rest;
+        /** Bytes of a refused frame still to come, let go as they arrive. */
+        private long skipping;
+
+        /** A reader without a limit on reply bodies (beyond {@link #MAX_FRAME}). */
         Reader(FrameHandler handler) {
+            this(handler, Long.MAX_VALUE, (id, bodyBytes) -> { });
+        }
+
+        /** A reader that refuses reply bodies larger than {@code maxReplyBody}, telling {@code refusals}. */
+        Reader(FrameHandler handler, long maxReplyBody, RefusalHandler refusals) {
             this.handler = handler;
+            this.maxReplyBody = maxReplyBody;
+            this.refusals = refusals;
         }
 
         /**
@@ -173,13 +227,35 @@ final class BinaryFrames {
          *                               connection is then unusable)
          */
         void feed(Buffer data) {
+            int from = 0;
+            if (skipping > 0) { // rest is null while a refused frame goes by
+                from = (int) Math.min(skipping, data.length());
+                skipping -= from;
+                if (from == data.length()) {
+                    return;
+                }
+            }
             Buffer buffer = rest == null ? data : rest.appendBuffer(data);
-            int pos = 0;
+            int pos = from;
             int end = buffer.length();
             while (end - pos >= 4) {
                 int length = buffer.getInt(pos);
                 if (length < 5 || length > MAX_FRAME) {
                     throw new IllegalStateException("frame length " + length + " out of range 5.." + MAX_FRAME);
+                }
+                if (maxReplyBody < MAX_FRAME) {
+                    long body = replyBodyLength(buffer, pos, length, end - pos);
+                    if (body > maxReplyBody) {
+                        refusals.refused(buffer.getInt(pos + 4), body);
+                        long after = pos + 4L + length;
+                        if (after <= end) {
+                            pos = (int) after;
+                            continue;
+                        }
+                        skipping = after - end;
+                        pos = end;
+                        break;
+                    }
                 }
                 if (end - pos - 4 < length) {
                     break;

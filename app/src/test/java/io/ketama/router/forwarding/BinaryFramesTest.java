@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
  * Reply frames: a redirect's {@code Location} and everything else read back as written, and the
  * room a reply takes beside its body (with the longest content type and {@code Location} its
  * length fields allow) leaves {@link BinaryFrames#MAX_BODY} within {@link BinaryFrames#MAX_FRAME}.
+ * A reader with a limit on reply bodies refuses a larger one, of either kind, from the part before
+ * its body, however the stream is cut, and reads the frames after it as written.
  */
 class BinaryFramesTest {
 
@@ -32,6 +34,47 @@ class BinaryFramesTest {
                 CacheStatus.MISS, "m");
         Buffer frames = Buffer.buffer().appendBuffer(BinaryFrames.served(1, plain)).appendBuffer(BinaryFrames.served(2, redirect));
         assertThat(readBack(frames)).containsExactly(plain, redirect);
+    }
+
+    @Test
+    void aReaderWithALimitRefusesLargerBodiesAndReadsTheFramesAroundThemHoweverTheStreamIsCut() {
+        int limit = 1000;
+        Served fits = new Served(new OriginAnswer(200, "text/plain", new byte[limit]), CacheStatus.HIT, "m");
+        Served large = new Served(new OriginAnswer(200, "text/plain", new byte[limit + 1]), CacheStatus.MISS, "m");
+        Served largeRedirect = new Served(new OriginAnswer(302, "text/html", new byte[limit + 1], "/elsewhere"), CacheStatus.MISS, "m");
+        Served fitsRedirect = new Served(new OriginAnswer(302, "text/html", new byte[limit], "/x"), CacheStatus.MISS, "m");
+        Buffer stream = Buffer.buffer().appendBuffer(BinaryFrames.served(1, fits)).appendBuffer(BinaryFrames.served(2, large))
+                .appendBuffer(BinaryFrames.served(3, largeRedirect)).appendBuffer(BinaryFrames.served(4, fitsRedirect))
+                .appendBuffer(BinaryFrames.failed(5, RemoteFailure.OVERLOADED, "busy"));
+        for (int cut : new int[] {stream.length(), 1, 7, 13, 1024}) {
+            List<String> seen = new ArrayList<>();
+            BinaryFrames.Reader reader = new BinaryFrames.Reader((buffer, start, length, id, kind) -> seen.add(id + " "
+                    + (kind == BinaryFrames.FAILED ? "failed" : (kind == BinaryFrames.REDIRECTED
+                    ? BinaryFrames.redirected(buffer, start, length, "m") : BinaryFrames.served(buffer, start, length, "m"))
+                    .answer().body().length)), limit, (id, bodyBytes) -> seen.add(id + " refused " + bodyBytes));
+            for (int at = 0; at < stream.length(); at += cut) {
+                reader.feed(stream.getBuffer(at, Math.min(stream.length(), at + cut)));
+            }
+            assertThat(seen).as("fed %d bytes at a time", cut)
+                    .containsExactly("1 " + limit, "2 refused " + (limit + 1), "3 refused " + (limit + 1), "4 " + limit, "5 failed");
+        }
+    }
+
+    @Test
+    void aReplysBodyLengthIsKnownOnceTheLengthFieldsBeforeItHaveArrived() {
+        Served redirect = new Served(new OriginAnswer(301, "text/html", new byte[123], "/somewhere/else"), CacheStatus.MISS, "m");
+        Buffer frame = BinaryFrames.served(9, redirect);
+        int length = frame.getInt(0);
+        // header, failure-code 0, cache status, HTTP status, type length, the type, the Location's length
+        int known = BinaryFrames.HEADER + 1 + 1 + 2 + 2 + "text/html".length() + 2;
+        for (int available = 0; available < known; available++) {
+            assertThat(BinaryFrames.replyBodyLength(frame, 0, length, available)).as("%d bytes at hand", available).isEqualTo(-1);
+        }
+        assertThat(BinaryFrames.replyBodyLength(frame, 0, length, known)).isEqualTo(123);
+        Buffer plain = BinaryFrames.served(9, new Served(new OriginAnswer(200, "text/html", new byte[5]), CacheStatus.HIT, "m"));
+        assertThat(BinaryFrames.replyBodyLength(plain, 0, plain.getInt(0), BinaryFrames.HEADER + 4)).isEqualTo(-1);
+        assertThat(BinaryFrames.replyBodyLength(plain, 0, plain.getInt(0), BinaryFrames.HEADER + 5)).isEqualTo(5);
+        assertThat(BinaryFrames.replyBodyLength(BinaryFrames.serve(1, "k"), 0, 6, 10)).as("not a reply").isEqualTo(-1);
     }
 
     @Test

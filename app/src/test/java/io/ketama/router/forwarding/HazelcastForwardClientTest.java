@@ -11,6 +11,7 @@ import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
@@ -26,8 +27,10 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The Hazelcast transport between two real members on 127.0.0.1: the key is served by the
  * target's receiver, payloads travel as IdentifiedDataSerializable (the served types are not
- * {@link java.io.Serializable}, so Java serialization could not carry them), and failures come
- * back as the exceptions failover acts on.
+ * {@link java.io.Serializable}, so Java serialization could not carry them), failures come
+ * back as the exceptions failover acts on, and a reply past this member's
+ * {@code ketama.router.origin.max-body-bytes} (from an owner whose own limit is larger) fails the
+ * forward as the other transports do.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HazelcastForwardClientTest {
@@ -39,6 +42,9 @@ class HazelcastForwardClientTest {
     private ForwardReceiver ownerReceiver;
     private KeyServer ownerServer;
     private HazelcastForwardClient client;
+    private static final int LIMIT = 64 * 1024;
+    /** Takes reply bodies of at most {@link #LIMIT} bytes. */
+    private HazelcastForwardClient limited;
 
     @BeforeAll
     void start() throws Exception {
@@ -46,14 +52,22 @@ class HazelcastForwardClientTest {
         owner = peers.start(HazelcastForwardClientTest::withForwardExecutor);
         peers.awaitMembers(2, Duration.ofSeconds(30));
         String address = Members.address(owner.getCluster().getLocalMember());
-        ownerServer = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> key.startsWith("down")
-                ? CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null))
-                : new DemoOrigin(Duration.ZERO).fetch(key), 16), address);
+        ownerServer = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> {
+            if (key.startsWith("down")) {
+                return CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null));
+            }
+            if (key.startsWith("sized-")) { // "sized-<n>": n bytes, as an owner whose own limit is larger takes them
+                return CompletableFuture.completedFuture(new OriginAnswer(200, "application/octet-stream",
+                        new byte[Integer.parseInt(key.substring("sized-".length()))]));
+            }
+            return new DemoOrigin(Duration.ZERO).fetch(key);
+        }, 16), address);
         ownerReceiver = new ForwardReceiver();
         ownerReceiver.attach(ownerServer);
         owner.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, ownerReceiver);
         vertx = Vertx.vertx();
         client = new HazelcastForwardClient(caller, vertx);
+        limited = new HazelcastForwardClient(caller, vertx, LIMIT);
     }
 
     /** The executor the forwards run on, on every member. */
@@ -79,6 +93,19 @@ class HazelcastForwardClientTest {
         assertThat(first.answer().body()).isEqualTo(DemoOrigin.contentFor("hz-1"));
         assertThat(ownerServer.cache().peek("hz-1")).isNotNull();
         assertThat(forward(owner, "hz-1").cache()).isEqualTo(CacheStatus.HIT);
+    }
+
+    @Test
+    void aReplyPastThisMembersLimitFailsTheForwardSoTheNextCandidateServes() throws Exception {
+        Member target = owner.getCluster().getLocalMember();
+        assertThat(limited.forward(target, "sized-" + LIMIT).toCompletableFuture().get(30, TimeUnit.SECONDS).answer().body())
+                .as("exactly the limit is taken").hasSize(LIMIT);
+        assertThat(limited.forward(target, "sized-" + (LIMIT + 1)).toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseExactlyInstanceOf(ForwardFailedException.class)
+                .withMessageContaining("over hazelcast answered a forward with a body of " + (LIMIT + 1) + " bytes")
+                .withMessageContaining("at most " + LIMIT + " bytes (ketama.router.origin.max-body-bytes)");
+        assertThat(ownerServer.cache().peek("sized-" + (LIMIT + 1))).as("the owner took it, under its own limit").isNotNull();
     }
 
     @Test
