@@ -44,6 +44,10 @@ import java.util.function.UnaryOperator;
  *   <li><b>Loss and merge.</b> If the entry is lost (every member holding a copy died at once), the
  *       next member to notice stores the value it applied. After a split-brain merge the state with
  *       the higher generation wins, and every member follows it.</li>
+ *   <li><b>Unreadable.</b> A stored text that is not a state (written by something other than
+ *       this class) is reported by each member once while it stays stored, as an ERROR log line
+ *       saying the generation kept and what is wrong with the text, and applied nowhere: every
+ *       member keeps the state it applies, and the next {@link #update} replaces the text.</li>
  *   <li><b>Per-member mode.</b> With {@link MigrationSource#MEMBER} nothing is stored: the member runs
  *       with its configuration and {@link #update} changes this member alone.</li>
  * </ul>

@@ -2,6 +2,7 @@ package io.ketama.quarkus;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MigrationSettings.Mode;
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -17,6 +19,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 import static io.ketama.quarkus.LoopbackMembers.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,6 +39,9 @@ class ClusterMigrationTest {
     private static final MigrationSettings SPLIT_10 = new MigrationSettings(Mode.SPLIT, 10, true);
     private static final MigrationSettings V1 = MigrationSettings.DEFAULT;
 
+    /** Held here so the log manager keeps the handler a test adds to it. */
+    private static final Logger CLUSTER_MIGRATION_LOG = Logger.getLogger(ClusterMigration.class.getName());
+
     private final LoopbackMembers members = new LoopbackMembers("ketama-cluster-migration", 5);
     private final List<Member> running = new ArrayList<>();
 
@@ -48,7 +57,11 @@ class ClusterMigrationTest {
             migration = new ClusterMigration(hz, source, s -> {
                 appliedAtNanos.putIfAbsent(s.generation(), System.nanoTime());
                 applied.add(s);
-            }, Clock.systemUTC());
+            }, Clock.systemUTC(), r -> {
+                Thread t = new Thread(r, followerName(index)); // whose follower logged what
+                t.setDaemon(true);
+                return t;
+            });
             migration.start(configured);
             running.add(this);
         }
@@ -230,16 +243,78 @@ class ClusterMigrationTest {
         Member a = new Member(0, SPLIT_10, MigrationSource.CLUSTER);
         Member b = new Member(1, V1, MigrationSource.CLUSTER);
         MigrationState before = b.migration.current();
-        a.hz.<String, String>getMap(ClusterMigration.MAP).put(ClusterMigration.KEY, "rm -rf /");
-        // give both members well past one resync to read it
-        long end = System.nanoTime() + 3 * ClusterMigration.RESYNC.toNanos();
-        while (System.nanoTime() < end) {
-            assertThat(b.migration.current()).isEqualTo(before);
-            Thread.yield();
+        List<MigrationState> appliedOnA = List.copyOf(a.applied);
+        List<MigrationState> appliedOnB = List.copyOf(b.applied);
+        // The report ClusterMigration makes (its decode): one ERROR line per member while the text stays stored,
+        // "the cluster's migration state is unreadable, keeping generation <g>: <the reason>".
+        List<String[]> reports = new CopyOnWriteArrayList<>(); // {thread, level, message}
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                String message = r instanceof ExtLogRecord ext ? ext.getFormattedMessage() : r.getMessage();
+                if (message != null && message.contains("migration state is unreadable")) {
+                    reports.add(new String[] {Thread.currentThread().getName(), r.getLevel().getName(), message});
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        CLUSTER_MIGRATION_LOG.addHandler(capture);
+        try {
+            a.hz.<String, String>getMap(ClusterMigration.MAP).put(ClusterMigration.KEY, "rm -rf /");
+            // both members' followers read it (entry event or resync) and report it
+            await(() -> reports.stream().map(r -> r[0]).collect(Collectors.toSet())
+                    .containsAll(Set.of(followerName(0), followerName(1))), "a report from each member's follower");
+            // more reads of the same text: further resyncs, and three reads on demand on each member
+            long end = System.nanoTime() + 3 * ClusterMigration.RESYNC.toNanos();
+            while (System.nanoTime() < end) {
+                assertThat(b.migration.current()).isEqualTo(before);
+                Thread.yield();
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(a.migration.latest()).isEqualTo(before);
+                assertThat(b.migration.latest()).isEqualTo(before);
+            }
+            // nothing was applied on either member: each keeps the state it applied
+            assertThat(a.applied).isEqualTo(appliedOnA);
+            assertThat(b.applied).isEqualTo(appliedOnB);
+            // reported once per member, whatever the number of reads
+            assertThat(reports).as("reports (thread, level, message): %s", reports.stream().map(List::of).toList())
+                    .extracting(r -> r[0]).containsExactlyInAnyOrder(followerName(0), followerName(1));
+            for (String[] r : reports) {
+                assertThat(r[1]).isEqualTo("ERROR");
+                assertThat(r[2]).isEqualTo("ketama: the cluster's migration state is unreadable, keeping generation "
+                        + before.generation() + ": " + decodeError("rm -rf /"));
+                assertThat(r[2]).contains("'rm -rf /'");
+            }
+
+            MigrationState next = b.migration.update(V1, ClusterMigration.ANY_GENERATION, "admin");
+            assertThat(next.generation()).isEqualTo(before.generation() + 1);
+            await(() -> a.migration.current().equals(next), "a follows the repaired state");
+            assertThat(reports).as("the repair reports nothing more").hasSize(2);
+        } finally {
+            CLUSTER_MIGRATION_LOG.removeHandler(capture);
         }
-        MigrationState next = b.migration.update(V1, ClusterMigration.ANY_GENERATION, "admin");
-        assertThat(next.generation()).isEqualTo(before.generation() + 1);
-        await(() -> a.migration.current().equals(next), "a follows the repaired state");
+    }
+
+    /** What {@link MigrationStateText#decode} says is wrong with {@code text}. */
+    private static String decodeError(String text) {
+        try {
+            MigrationStateText.decode(text);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("'" + text + "' decoded");
+    }
+
+    private static String followerName(int member) {
+        return "ketama-migration-" + member;
     }
 
     @Test
