@@ -128,9 +128,18 @@ class ProblemAnswersTest {
         assertThat(RawHttp.get(RestAssured.port, target).status()).as(target).isEqualTo(400);
     }
 
+    /** app/README.md, Problems: 404 {@code not-found} and 405 {@code method-not-allowed} are problem documents like the rest. */
     @Test
     void unknownPathsAndMethodsAreProblemsToo() {
-        given().post("/cache/k").then().statusCode(405);
-        given().get("/no-such-path").then().statusCode(404);
+        for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
+            for (String path : List.of("/cache/k", "/route/k", "/ring")) {
+                problem(given().request(method, path).then(), 405, "method-not-allowed")
+                        .body("instance", equalTo(path));
+            }
+        }
+        for (String path : List.of("/no-such-path", "/cachex/k", "/q/no-such-path", "/_ketama/no-such-path")) {
+            problem(given().get(path).then(), 404, "not-found")
+                    .body("instance", equalTo(path));
+        }
     }
 }
