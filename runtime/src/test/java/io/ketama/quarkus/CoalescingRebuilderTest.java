@@ -18,13 +18,16 @@ class CoalescingRebuilderTest {
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch secondDone = new CountDownLatch(1);
+        CountDownLatch thirdDone = new CountDownLatch(1);
         try (CoalescingRebuilder rebuilder = new CoalescingRebuilder(Duration.ZERO, reason -> {
             runs.add(reason);
             if (runs.size() == 1) {
                 firstStarted.countDown();
                 await(release);
-            } else {
+            } else if (runs.size() == 2) {
                 secondDone.countDown();
+            } else if (runs.size() == 3) {
+                thirdDone.countDown();
             }
         })) {
             rebuilder.request("a");
@@ -38,9 +41,13 @@ class CoalescingRebuilderTest {
             assertThat(runs).hasSize(2);
             assertThat(runs.get(0)).isEqualTo("a");
             assertThat(runs.get(1)).startsWith("e0; e1; e2").endsWith("e7; and 12 more");
+            // Once the folded rebuild ran, a request is a rebuild of its own again, with only its own reason.
             rebuilder.request("after");
+            assertThat(thirdDone.await(30, TimeUnit.SECONDS)).as("a rebuild requested after the folded one ran; runs: %s", runs)
+                    .isTrue();
+            assertThat(runs.get(2)).isEqualTo("after");
             rebuilder.runAndWait("sync", Duration.ofSeconds(30));
-            assertThat(runs).contains("sync");
+            assertThat(runs).as("no other rebuild ran").containsExactly("a", runs.get(1), "after", "sync");
         }
     }
 
