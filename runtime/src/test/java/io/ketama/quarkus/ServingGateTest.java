@@ -9,9 +9,11 @@ import io.ketama.core.HashStyle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -19,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 import static io.ketama.quarkus.LoopbackMembers.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +44,9 @@ class ServingGateTest {
     private final AtomicLong selections = new AtomicLong();
     private final List<String> failovers = new CopyOnWriteArrayList<>();
     private final AtomicBoolean load = new AtomicBoolean(true);
-    private final List<Thread> loaders = new ArrayList<>();
+    private final Map<Running, Thread> loaders = new ConcurrentHashMap<>();
+    /** What ended a load thread other than being told to stop: each one a member no longer checked. */
+    private final List<String> loaderFailures = new CopyOnWriteArrayList<>();
 
     private record Running(HazelcastInstance hz, ClusterRings rings) {
         UUID uuid() {
@@ -52,7 +57,7 @@ class ServingGateTest {
     @AfterEach
     void stop() throws InterruptedException {
         load.set(false);
-        for (Thread t : loaders) {
+        for (Thread t : loaders.values()) {
             t.join(30_000);
         }
         running.forEach(r -> r.rings().close());
@@ -77,30 +82,66 @@ class ServingGateTest {
         return r;
     }
 
-    /** One thread per member, selecting random keys as fast as it can and checking each owner can serve. */
+    /**
+     * One thread per member, selecting random keys as fast as it can and checking each owner can
+     * serve. Anything it throws ends it and is recorded, failing the test ({@link #assertLoadersRun}).
+     */
     private void loadEvery(Running r) {
+        String self = r.hz().getCluster().getLocalMember().getAddress().toString();
         Thread t = new Thread(() -> {
-            SplittableRandom random = new SplittableRandom(r.uuid().getLeastSignificantBits());
-            byte[] key = new byte[16];
-            while (load.get() && running.contains(r)) {
-                random.nextBytes(key);
-                int hash = Crc32.hash(key);
-                RingSnapshot state = r.rings().snapshot();
-                var ring = state.featureRings(r.rings().split().versionFor(hash)).ring();
-                int owner = ring.points().nodeIndexForHash(hash);
-                if (owner < 0) {
-                    continue;
-                }
-                Member m = ring.points().node(owner).payload();
-                if (!canServe.contains(m.getUuid())) {
-                    failovers.add(r.hz().getCluster().getLocalMember().getAddress() + " chose " + m.getAddress());
-                }
-                selections.incrementAndGet();
+            try {
+                select(r, self);
+            } catch (Throwable e) {
+                StringWriter trace = new StringWriter();
+                e.printStackTrace(new PrintWriter(trace));
+                loaderFailures.add(Thread.currentThread().getName() + " (member " + self + ") ended: " + trace);
             }
         }, "load-" + r.hz().getCluster().getLocalMember().getAddress().getPort());
         t.setDaemon(true);
-        loaders.add(t);
+        loaders.put(r, t);
         t.start();
+    }
+
+    private void select(Running r, String self) {
+        SplittableRandom random = new SplittableRandom(r.uuid().getLeastSignificantBits());
+        byte[] key = new byte[16];
+        while (load.get() && running.contains(r)) {
+            random.nextBytes(key);
+            int hash = Crc32.hash(key);
+            RingSnapshot state = r.rings().snapshot();
+            var ring = state.featureRings(r.rings().split().versionFor(hash)).ring();
+            int owner = ring.points().nodeIndexForHash(hash);
+            if (owner < 0) {
+                continue;
+            }
+            Member m = ring.points().node(owner).payload();
+            if (!canServe.contains(m.getUuid())) {
+                failovers.add(self + " chose " + m.getAddress());
+            }
+            selections.incrementAndGet();
+        }
+    }
+
+    /**
+     * Fails if a load thread ended with a failure, or if the load thread of a member still running
+     * ended at all: that member's selections would no longer be checked.
+     */
+    private void assertLoadersRun() {
+        assertThat(loaderFailures).as("load threads that failed").isEmpty();
+        for (Running r : running) {
+            Thread t = loaders.get(r);
+            if (t != null) {
+                assertThat(t.isAlive()).as("%s, loading running member %s", t.getName(), r.hz().getName()).isTrue();
+            }
+        }
+    }
+
+    /** {@link LoopbackMembers#await}, failing at once when a load thread failed meanwhile. */
+    private void awaitLoad(BooleanSupplier condition, String what) {
+        await(() -> {
+            assertLoadersRun();
+            return condition.getAsBoolean();
+        }, what);
     }
 
     private static boolean onRings(Running of, Running member) {
@@ -119,9 +160,9 @@ class ServingGateTest {
         // A joiner is in the cluster, its rings built, but not serving: nobody places it.
         Running d = start(3, false);
         loadEvery(d);
-        await(() -> first.stream().allMatch(x -> x.hz().getCluster().getMembers().size() == 4), "four members in the cluster");
+        awaitLoad(() -> first.stream().allMatch(x -> x.hz().getCluster().getMembers().size() == 4), "four members in the cluster");
         long before = selections.get();
-        await(() -> selections.get() > before + 20_000, "selections while the joiner waits");
+        awaitLoad(() -> selections.get() > before + 20_000, "selections while the joiner waits");
         assertThat(first).noneMatch(x -> onRings(x, d));
         assertThat(d.rings().servingState()).isEqualTo(ServingState.STARTING);
 
@@ -129,7 +170,7 @@ class ServingGateTest {
         canServe.add(d.uuid());
         d.rings().open();
         List<Running> four = List.of(a, b, c, d);
-        await(() -> four.stream().allMatch(x -> four.stream().allMatch(y -> onRings(x, y))), "four members on every ring");
+        awaitLoad(() -> four.stream().allMatch(x -> four.stream().allMatch(y -> onRings(x, y))), "four members on every ring");
 
         // b drains: every member lets it go before drain returns; only then does b stop serving.
         RingsLeft left = b.rings().drain(Duration.ofSeconds(30), Duration.ofSeconds(1));
@@ -138,14 +179,15 @@ class ServingGateTest {
         assertThat(List.of(a, c, d)).noneMatch(x -> onRings(x, b));
         canServe.remove(b.uuid());
         long afterDrain = selections.get();
-        await(() -> selections.get() > afterDrain + 20_000, "selections after the drain");
+        awaitLoad(() -> selections.get() > afterDrain + 20_000, "selections after the drain");
         running.remove(b);
         b.rings().close();
         members.stop(b.hz());
-        await(() -> a.hz().getCluster().getMembers().size() == 3, "b out of the cluster");
+        awaitLoad(() -> a.hz().getCluster().getMembers().size() == 3, "b out of the cluster");
         long afterStop = selections.get();
-        await(() -> selections.get() > afterStop + 20_000, "selections after the stop");
+        awaitLoad(() -> selections.get() > afterStop + 20_000, "selections after the stop");
 
+        assertLoadersRun();
         assertThat(failovers).as("selections of a member that could not serve, of %d", selections.get()).isEmpty();
     }
 }
