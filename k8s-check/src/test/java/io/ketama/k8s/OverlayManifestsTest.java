@@ -35,6 +35,8 @@ class OverlayManifestsTest {
     private static final Renderer RENDERER = Renderer.forThisMachine();
     /** The management interface's port (app's quarkus.management.port): metrics and the admin plane. */
     private static final int MANAGEMENT_PORT = 9000;
+    /** The Hazelcast member port (QUARKUS_KETAMA_HAZELCAST_PORT in the ConfigMap, the headless Service's port). */
+    private static final int HAZELCAST_PORT = 5701;
 
     static List<String> overlays() {
         return K8s.overlays();
@@ -272,6 +274,16 @@ class OverlayManifestsTest {
             }
         }
         assertThat(httpOpen).as("%s: HTTP 8080 is open to every client", overlay).isTrue();
+        // ... and the members do reach it: a rule opens 5701 (TCP) to member pods (README, Security)
+        assertThat(maps(np, "spec", "ingress")).as("%s: a NetworkPolicy rule opens the Hazelcast port %d (TCP) to the member pods",
+                overlay, HAZELCAST_PORT).anySatisfy(rule -> {
+                    List<Map<String, Object>> ports = maps(rule, "ports");
+                    assertThat(ports.isEmpty() || ports.stream().anyMatch(p -> List.of(HAZELCAST_PORT, "hazelcast").contains(p.get("port"))
+                            && List.of("TCP").contains(p.getOrDefault("protocol", "TCP")))).as("opens %d over TCP: %s", HAZELCAST_PORT, rule)
+                            .isTrue();
+                    assertThat(maps(rule, "from")).as("from member pods: %s", rule).isNotEmpty()
+                            .allSatisfy(peer -> assertThat(selects(map(peer, "podSelector", "matchLabels"), pods)).isTrue());
+                });
     }
 
     /** The fixed port of the binary forward channel, from the ConfigMap. */
