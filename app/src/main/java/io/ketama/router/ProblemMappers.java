@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.Map;
 import org.jboss.logging.Logger;
@@ -20,6 +21,11 @@ final class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
     private static final int MAX_INSTANCE_CHARS = 200;
+    /**
+     * The methods every resource of this service takes: each answers {@code GET} and, implicitly,
+     * {@code HEAD}, nothing else (AllowHeaderTest holds every resource class to it).
+     */
+    static final String RESOURCE_METHODS = "GET, HEAD";
     /** The detail of an internal error: the cause goes to the log, not to the client. */
     static final String UNEXPECTED = "the service failed on this request; see its log";
 
@@ -54,6 +60,12 @@ final class ProblemMappers {
         Response.ResponseBuilder answer = build(kind, e.getMessage(), request, Map.of());
         if (kind == ProblemType.BAD_REQUEST) {
             answer.status(status);
+        }
+        if (kind == ProblemType.METHOD_NOT_ALLOWED) {
+            // RFC 9110 15.5.6: a 405 lists the methods the resource takes. Quarkus REST's own 405
+            // (no resource method for the request's method) carries no Allow.
+            String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
+            answer.header(HttpHeaders.ALLOW, allow != null ? allow : RESOURCE_METHODS);
         }
         return answer.build();
     }

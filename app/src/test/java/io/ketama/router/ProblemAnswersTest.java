@@ -13,7 +13,12 @@ import io.restassured.RestAssured;
 import io.restassured.response.ValidatableResponse;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -128,18 +133,33 @@ class ProblemAnswersTest {
         assertThat(RawHttp.get(RestAssured.port, target).status()).as(target).isEqualTo(400);
     }
 
-    /** app/README.md, Problems: 404 {@code not-found} and 405 {@code method-not-allowed} are problem documents like the rest. */
+    /**
+     * app/README.md, Problems: 404 {@code not-found} and 405 {@code method-not-allowed} are problem
+     * documents like the rest; a 405 names the methods the path takes in {@code Allow}, as RFC 9110
+     * (15.5.6) requires of every 405.
+     */
     @Test
     void unknownPathsAndMethodsAreProblemsToo() {
+        Map<String, String> allowed = Map.of("/cache/k", "GET, HEAD", "/route/k", "GET, HEAD", "/ring", "GET, HEAD");
         for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
             for (String path : List.of("/cache/k", "/route/k", "/ring")) {
-                problem(given().request(method, path).then(), 405, "method-not-allowed")
+                ValidatableResponse answer = problem(given().request(method, path).then(), 405, "method-not-allowed")
                         .body("instance", equalTo(path));
+                assertThat(methods(answer.extract().header("Allow"))).as("Allow of a %s on %s", method, path)
+                        .isEqualTo(methods(allowed.get(path)));
             }
         }
         for (String path : List.of("/no-such-path", "/cachex/k", "/q/no-such-path", "/_ketama/no-such-path")) {
             problem(given().get(path).then(), 404, "not-found")
                     .body("instance", equalTo(path));
         }
+    }
+
+    /** The methods an {@code Allow} header lists, in any order; empty when there is none. */
+    private static Set<String> methods(String allow) {
+        if (allow == null || allow.isBlank()) {
+            return Set.of();
+        }
+        return Arrays.stream(allow.split(",")).map(String::trim).map(m -> m.toUpperCase(Locale.ROOT)).collect(Collectors.toSet());
     }
 }
