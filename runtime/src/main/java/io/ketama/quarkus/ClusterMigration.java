@@ -47,7 +47,9 @@ import java.util.function.UnaryOperator;
  *   <li><b>Unreadable.</b> A stored text that is not a state (written by something other than
  *       this class) is reported by each member once while it stays stored, as an ERROR log line
  *       saying the generation kept and what is wrong with the text, and applied nowhere: every
- *       member keeps the state it applies, and the next {@link #update} replaces the text.</li>
+ *       member keeps the state it applies, and the next {@link #update} replaces the text. A member
+ *       that starts meanwhile has no state to keep: its {@link #start} fails, saying so, rather
+ *       than store its configuration as generation 1 and take every running member back to it.</li>
  *   <li><b>Per-member mode.</b> With {@link MigrationSource#MEMBER} nothing is stored: the member runs
  *       with its configuration and {@link #update} changes this member alone.</li>
  * </ul>
@@ -117,6 +119,9 @@ final class ClusterMigration implements AutoCloseable {
     /**
      * Adopts the cluster's state, or stores {@code configured} as generation 1 when the cluster has
      * none; returns when the state is applied.
+     *
+     * @throws IllegalStateException when the cluster's stored state is unreadable (saying why and
+     *                               how to repair it): nothing is stored and this member applies nothing
      */
     MigrationState start(MigrationSettings configured) {
         MigrationState seed = MigrationState.seed(configured, self, clock.instant());
@@ -141,8 +146,14 @@ final class ClusterMigration implements AutoCloseable {
             } else {
                 MigrationState cluster = decode(stored);
                 if (cluster == null) {
-                    map.replace(KEY, stored, MigrationStateText.encode(seed));
-                    refresh();
+                    // Storing this member's seed (generation 1) would take every running member
+                    // back to it, and a text this member cannot read may be a newer member's
+                    // format: start nowhere rather than split the cluster or overwrite it.
+                    close();
+                    throw new IllegalStateException("the cluster's migration state (Hazelcast map " + MAP + ", key " + KEY
+                            + ") is unreadable: " + unreadable(stored) + "; this member does not start on it, as it "
+                            + "would replace the state the running members apply. Repair it with PUT /q/ketama/migration on "
+                            + "a running member (a change replaces the text), then start this member again");
                 } else {
                     if (!cluster.settings().equals(configured)) {
                         LOG.infof("ketama: this member's configured migration %s differs from the cluster's; the cluster's applies: %s",
@@ -305,6 +316,16 @@ final class ClusterMigration implements AutoCloseable {
         onApply.accept(s);
         if (previous != null) {
             LOG.infof("ketama: migration generation %d applied on this member: %s", s.generation(), s);
+        }
+    }
+
+    /** Why {@code stored} is not a state. */
+    private static String unreadable(String stored) {
+        try {
+            MigrationStateText.decode(stored);
+            return "it changed while it was read";
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
 import io.ketama.quarkus.MigrationSettings.Mode;
 import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -301,6 +302,43 @@ class ClusterMigrationTest {
         } finally {
             CLUSTER_MIGRATION_LOG.removeHandler(capture);
         }
+    }
+
+    @Test
+    void aMemberStartingWhileTheStateIsUnreadableFailsAndReplacesNothing() {
+        Member a = new Member(0, SPLIT_10, MigrationSource.CLUSTER);
+        Member b = new Member(1, V1, MigrationSource.CLUSTER);
+        MigrationState applied = b.migration.update(V1, ClusterMigration.ANY_GENERATION, "admin"); // generation 2
+        await(() -> a.migration.current().equals(applied), "a applies generation 2");
+        List<MigrationState> appliedOnA = List.copyOf(a.applied);
+        List<MigrationState> appliedOnB = List.copyOf(b.applied);
+        IMap<String, String> map = a.hz.getMap(ClusterMigration.MAP);
+        map.put(ClusterMigration.KEY, "rm -rf /");
+
+        HazelcastInstance joinerHz = members.start(2);
+        ClusterMigration joiner = new ClusterMigration(joinerHz, MigrationSource.CLUSTER, s -> { }, Clock.systemUTC());
+        assertThatThrownBy(() -> joiner.start(SPLIT_10))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("migration state (Hazelcast map " + ClusterMigration.MAP + ", key " + ClusterMigration.KEY
+                        + ") is unreadable: " + decodeError("rm -rf /"))
+                .hasMessageContaining("Repair it with PUT /q/ketama/migration on a running member");
+        // the joiner stored nothing: the text is as it was, and the running members keep generation 2
+        assertThat(map.get(ClusterMigration.KEY)).isEqualTo("rm -rf /");
+        long end = System.nanoTime() + 3 * ClusterMigration.RESYNC.toNanos();
+        while (System.nanoTime() < end) {
+            assertThat(a.migration.current()).isEqualTo(applied);
+            assertThat(b.migration.current()).isEqualTo(applied);
+            Thread.yield();
+        }
+        assertThat(a.applied).isEqualTo(appliedOnA);
+        assertThat(b.applied).isEqualTo(appliedOnB);
+        members.stop(joinerHz);
+
+        // once repaired, a member starts and adopts the repaired state, whatever its configuration
+        MigrationState repaired = b.migration.update(SPLIT_10, ClusterMigration.ANY_GENERATION, "admin");
+        assertThat(repaired.generation()).isEqualTo(applied.generation() + 1);
+        Member c = new Member(3, V1, MigrationSource.CLUSTER);
+        assertThat(c.migration.current()).isEqualTo(repaired);
     }
 
     /** What {@link MigrationStateText#decode} says is wrong with {@code text}. */
