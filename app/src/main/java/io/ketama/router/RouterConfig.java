@@ -27,6 +27,21 @@ public interface RouterConfig {
          */
         @WithDefault("128")
         int maxInFlight();
+
+        /**
+         * Bytes of the bodies this member receives from the network and holds whole that it may hold
+         * together, e.g. {@code 128M}: the answers of its origin fetches under way (its own misses,
+         * forwarded misses and bypasses alike). A fetch reserves its whole {@code Content-Length}
+         * before reading the body, or, without one, each chunk as it arrives, and gives the bytes
+         * back when it ends; a fetch that finds no room is refused at once (its body not read
+         * further, nothing cached, every request waiting for that key answered alike) with a 503
+         * {@code overloaded} problem and {@code Retry-After}. Unset: a quarter of the largest heap
+         * ({@code -Xmx}; {@code Runtime.maxMemory() / 4}), but at least
+         * {@code ketama.router.origin.max-body-bytes}. At least {@code max-body-bytes}, so one body
+         * of the largest size always fits, and at most 9,223,372,036,854,775,807 bytes (a long),
+         * else start-up stops naming this key, the value and the range.
+         */
+        Optional<MemorySize> maxBufferedBytes();
     }
 
     interface Cache {
@@ -54,7 +69,8 @@ public interface RouterConfig {
          * Origin fetches this member may have under way at once (its own misses, forwarded misses and
          * bypasses, waiting for a connection included); past it, a request that needs one more is
          * answered 503 with {@code Retry-After} at once. One fetch per key at a time, whatever the count.
-         * The bytes they hold together are bounded by {@code max-buffered-bytes}, not by this count.
+         * The bytes they hold together are bounded by {@code ketama.router.admission.max-buffered-bytes},
+         * not by this count.
          */
         @WithDefault("256")
         int maxInFlight();
@@ -76,8 +92,8 @@ public interface RouterConfig {
         /**
          * Largest body of an origin answer this member takes, e.g. {@code 16M}: bodies are held whole
          * in memory (while fetched, cached, and sent between members); what the fetches under way
-         * hold together is bounded by {@code max-buffered-bytes}. A larger answer is refused from its
-         * {@code Content-Length}, or as its bytes arrive, with a 502 {@code origin-answer-too-large}
+         * hold together is bounded by {@code ketama.router.admission.max-buffered-bytes}. A larger
+         * answer is refused from its {@code Content-Length}, or as its bytes arrive, with a 502 {@code origin-answer-too-large}
          * problem, and nothing is cached. This member takes a forwarded answer (from the owner it sent
          * a key to, by any transport) only up to this size too, whatever the owner's own limit: a
          * larger one fails that forward and the next candidate serves. 1 byte to 268,173,312 bytes
@@ -85,19 +101,6 @@ public interface RouterConfig {
          */
         @WithDefault("16M")
         MemorySize maxBodyBytes();
-
-        /**
-         * Bytes of origin bodies that all this member's origin fetches under way may hold together,
-         * e.g. {@code 128M} (its own misses, forwarded misses and bypasses alike). A fetch reserves its
-         * whole {@code Content-Length} before reading the body, or, without one, each chunk as it
-         * arrives, and gives the bytes back when it ends; a fetch that finds no room is refused at
-         * once (its body not read further, nothing cached, every request waiting for that key answered
-         * alike) with a 503 {@code overloaded} problem and {@code Retry-After}. Unset: a quarter of the
-         * largest heap ({@code -Xmx}; {@code Runtime.maxMemory() / 4}), but at least
-         * {@code max-body-bytes}. At least {@code max-body-bytes}, so one answer of the largest size
-         * always fits, else start-up stops naming this key and the range.
-         */
-        Optional<MemorySize> maxBufferedBytes();
     }
 
     interface Forward {

@@ -2,9 +2,9 @@ package io.ketama.router;
 
 import io.ketama.core.EnumLabels;
 import io.ketama.quarkus.ForwardOutcomes;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.LocalCache;
-import io.ketama.router.serving.OriginBudget;
 import io.ketama.router.forwarding.Forwarder;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code cache_puts_total}, {@code cache_evictions_total}, ... tagged {@code cache="ketama-router"}),
  * plus what the binder has no meter for: {@code ketama_router_cache_bytes} (the weighted size its
  * bound counts) and {@code ketama_router_cache_max_bytes}; admission's
- * {@code ketama_router_admission_in_flight}, {@code _max_in_flight} and {@code _refused_total}; the
- * origin fetches' byte budget, {@code ketama_router_origin_buffered_bytes} and
- * {@code ketama_router_origin_max_buffered_bytes}.
+ * {@code ketama_router_admission_in_flight}, {@code _max_in_flight} and {@code _refused_total}, and
+ * beside them the bytes of the bodies those requests hold, {@code ketama_router_admission_buffered_bytes}
+ * and {@code _max_buffered_bytes} (named as their key, {@code ketama.router.admission.max-buffered-bytes}).
  */
 @Startup
 @Singleton
@@ -71,13 +71,13 @@ class RouterMetrics implements ForwardOutcomes {
         CaffeineCacheMetrics.monitor(registry, cache.caffeine(), CACHE_NAME);
         Gauge.builder("ketama.router.cache.max.bytes", cache, LocalCache::maxBytes)
                 .description("Bound of this member's cache").baseUnit("bytes").register(registry);
-        OriginBudget budget = parts.originBudget();
-        Gauge.builder("ketama.router.origin.buffered.bytes", budget, OriginBudget::usedBytes)
-                .description("Bytes of origin bodies this member's fetches under way hold now").baseUnit("bytes")
-                .register(registry);
-        Gauge.builder("ketama.router.origin.max.buffered.bytes", budget, OriginBudget::maxBytes)
-                .description("Bytes of origin bodies this member's fetches under way may hold together "
-                        + "(ketama.router.origin.max-buffered-bytes); past it, 503").baseUnit("bytes").register(registry);
+        BodyBudget budget = parts.bodyBudget();
+        Gauge.builder("ketama.router.admission.buffered.bytes", budget, BodyBudget::usedBytes)
+                .description("Bytes of the bodies this member receives and holds now (origin answers being fetched)")
+                .baseUnit("bytes").register(registry);
+        Gauge.builder("ketama.router.admission.max.buffered.bytes", budget, BodyBudget::maxBytes)
+                .description("Bytes of received bodies this member may hold together "
+                        + "(ketama.router.admission.max-buffered-bytes); past it, 503").baseUnit("bytes").register(registry);
     }
 
     private static LongAdder requests(MeterRegistry registry, CacheStatus status, String served) {

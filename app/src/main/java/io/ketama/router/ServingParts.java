@@ -14,6 +14,7 @@ import io.ketama.router.forwarding.Forwarder;
 import io.ketama.router.forwarding.HazelcastForwardClient;
 import io.ketama.router.forwarding.HttpForwardClient;
 import io.ketama.router.forwarding.TransportKind;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.HttpOrigin;
@@ -21,7 +22,6 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Origin;
-import io.ketama.router.serving.OriginBudget;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.MemorySize;
@@ -52,7 +52,7 @@ class ServingParts {
     private final HazelcastInstance hazelcast;
     private final Member localMember;
     private final LocalCache cache;
-    private final OriginBudget originBudget;
+    private final BodyBudget bodyBudget;
     private final Origin origin;
     private final KeyServer keyServer;
     private final ForwardReceiver receiver;
@@ -68,8 +68,8 @@ class ServingParts {
         this.hazelcast = hazelcast;
         this.localMember = hazelcast.getCluster().getLocalMember();
         this.cache = configured("ketama.router.cache.max-bytes", () -> new LocalCache(config.cache().maxBytes().asLongValue()));
-        this.originBudget = originBudget(config.origin().maxBufferedBytes(), maxBodyBytes(config.origin().maxBodyBytes()));
-        this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx, originBudget));
+        this.bodyBudget = bodyBudget(config.admission().maxBufferedBytes(), maxBodyBytes(config.origin().maxBodyBytes()));
+        this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx, bodyBudget));
         this.keyServer = new KeyServer(cache, origin, Members.address(localMember));
         this.redirects = RedirectLocations.of(config.origin().baseUrl(), config.origin().rewriteLocation());
         RouterConfig.Forward f = config.forward();
@@ -118,27 +118,27 @@ class ServingParts {
     }
 
     /**
-     * {@code ketama.router.origin.max-buffered-bytes} checked: at least {@code maxBodyBytes} (so one
-     * answer of the largest size fits); unset, {@link OriginBudget#defaultBytes}.
+     * {@code ketama.router.admission.max-buffered-bytes} checked: at least {@code maxBodyBytes} (so one
+     * body of the largest size fits); unset, {@link BodyBudget#defaultBytes}.
      *
      * @throws IllegalArgumentException naming the key, the value and the allowed range
      */
-    static OriginBudget originBudget(Optional<MemorySize> configured, int maxBodyBytes) {
-        return configured(OriginBudget.KEY, () -> {
+    static BodyBudget bodyBudget(Optional<MemorySize> configured, int maxBodyBytes) {
+        return configured(BodyBudget.KEY, () -> {
             if (configured.isEmpty()) {
-                return new OriginBudget(OriginBudget.defaultBytes(maxBodyBytes));
+                return new BodyBudget(BodyBudget.defaultBytes(maxBodyBytes));
             }
             BigInteger bytes = configured.get().asBigInteger();
             if (bytes.compareTo(BigInteger.valueOf(maxBodyBytes)) < 0 || bytes.bitLength() > 63) {
                 throw new IllegalArgumentException("must be " + maxBodyBytes + " to " + Long.MAX_VALUE + " bytes (at least "
-                        + MAX_BODY_BYTES_KEY + ", so one answer of the largest size fits), e.g. 128M, or unset for a "
+                        + MAX_BODY_BYTES_KEY + ", so one body of the largest size fits), e.g. 128M, or unset for a "
                         + "quarter of the heap; was " + bytes);
             }
-            return new OriginBudget(bytes.longValue());
+            return new BodyBudget(bytes.longValue());
         });
     }
 
-    private static Origin origin(RouterConfig.Origin config, Vertx vertx, OriginBudget budget) {
+    private static Origin origin(RouterConfig.Origin config, Vertx vertx, BodyBudget budget) {
         Origin origin;
         int maxBodyBytes = maxBodyBytes(config.maxBodyBytes());
         if (config.baseUrl().isPresent() && !config.baseUrl().get().isBlank()) {
@@ -200,9 +200,9 @@ class ServingParts {
         return cache;
     }
 
-    /** The bytes this member's origin fetches under way may hold ({@code ketama.router.origin.max-buffered-bytes}). */
-    OriginBudget originBudget() {
-        return originBudget;
+    /** The bytes of the bodies this member receives and holds ({@code ketama.router.admission.max-buffered-bytes}). */
+    BodyBudget bodyBudget() {
+        return bodyBudget;
     }
 
     KeyServer keyServer() {

@@ -3,14 +3,14 @@ package io.ketama.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ketama.router.serving.OriginBudget;
+import io.ketama.router.serving.BodyBudget;
 import io.quarkus.runtime.configuration.MemorySize;
 import java.math.BigInteger;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code ketama.router.origin.max-buffered-bytes}: unset, a quarter of the heap but at least
+ * {@code ketama.router.admission.max-buffered-bytes}: unset, a quarter of the heap but at least
  * {@code max-body-bytes}; set, at least {@code max-body-bytes} (one answer of the largest size must
  * fit), else start-up stops with a message naming the key, the value and the range.
  */
@@ -28,24 +28,24 @@ class MaxBufferedBytesTest {
 
     @Test
     void unsetItIsAQuarterOfTheHeapButAtLeastOneLargestBody() {
-        assertThat(ServingParts.originBudget(Optional.empty(), MAX_BODY).maxBytes())
+        assertThat(ServingParts.bodyBudget(Optional.empty(), MAX_BODY).maxBytes())
                 .isEqualTo(Math.max(Runtime.getRuntime().maxMemory() / 4, MAX_BODY));
     }
 
     @Test
     void anyValueFromOneLargestBodyUpIsTaken() {
-        assertThat(ServingParts.originBudget(bytes(MAX_BODY), MAX_BODY).maxBytes()).isEqualTo(MAX_BODY);
-        assertThat(ServingParts.originBudget(bytes(128L << 20), MAX_BODY).maxBytes()).isEqualTo(128L << 20);
-        assertThat(ServingParts.originBudget(bytes(Long.MAX_VALUE), MAX_BODY).maxBytes()).isEqualTo(Long.MAX_VALUE);
+        assertThat(ServingParts.bodyBudget(bytes(MAX_BODY), MAX_BODY).maxBytes()).isEqualTo(MAX_BODY);
+        assertThat(ServingParts.bodyBudget(bytes(128L << 20), MAX_BODY).maxBytes()).isEqualTo(128L << 20);
+        assertThat(ServingParts.bodyBudget(bytes(Long.MAX_VALUE), MAX_BODY).maxBytes()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void lessThanOneLargestBodyOrMoreThanALongIsRefusedNamingTheKeyTheValueAndTheRange() {
         for (BigInteger bad : new BigInteger[] {BigInteger.ZERO, BigInteger.valueOf(MAX_BODY - 1),
                 BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.ONE)}) {
-            assertThatThrownBy(() -> ServingParts.originBudget(bytes(bad), MAX_BODY)).as("%s bytes", bad)
+            assertThatThrownBy(() -> ServingParts.bodyBudget(bytes(bad), MAX_BODY)).as("%s bytes", bad)
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("invalid configuration " + OriginBudget.KEY + ": must be " + MAX_BODY + " to "
+                    .hasMessageStartingWith("invalid configuration " + BodyBudget.KEY + ": must be " + MAX_BODY + " to "
                             + Long.MAX_VALUE + " bytes (at least ketama.router.origin.max-body-bytes")
                     .hasMessageEndingWith("was " + bad);
         }

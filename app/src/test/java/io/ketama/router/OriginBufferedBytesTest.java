@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bytes of origin bodies that this member's fetches under way hold together are bounded by
- * {@code ketama.router.origin.max-buffered-bytes} (96 KiB here, answers of at most 64 KiB): with one
+ * {@code ketama.router.admission.max-buffered-bytes} (96 KiB here, answers of at most 64 KiB): with one
  * answer of 64 KiB held half-sent at the origin, a fetch whose body does not fit in the rest is
  * refused with a 503 {@code overloaded} problem and {@code Retry-After}, from its
  * {@code Content-Length} before its body is read, or as its bytes arrive without one; nothing is
@@ -61,7 +61,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> config = new HashMap<>(super.getConfigOverrides());
-            config.put("ketama.router.origin.max-buffered-bytes", "96K");
+            config.put("ketama.router.admission.max-buffered-bytes", "96K");
             config.put("ketama.router.origin.timeout", "120s");
             return config;
         }
@@ -128,7 +128,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
 
     /** The budget's gauge on {@code /q/metrics}: bytes the fetches under way hold; -1 where there is none. */
     private long buffered() {
-        Matcher m = Pattern.compile("(?m)^ketama_router_origin_buffered_bytes(?:\\{[^}]*})? (\\S+)$")
+        Matcher m = Pattern.compile("(?m)^ketama_router_admission_buffered_bytes(?:\\{[^}]*})? (\\S+)$")
                 .matcher(given().get("/q/metrics").then().statusCode(200).extract().asString());
         return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
     }
@@ -153,7 +153,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
                 .contentType(Problem.MEDIA_TYPE)
                 .header("Retry-After", "1")
                 .body("type", equalTo("urn:ketama-router:problem:overloaded"))
-                .body("detail", containsString("ketama.router.origin.max-buffered-bytes"))
+                .body("detail", containsString("ketama.router.admission.max-buffered-bytes"))
                 .body("detail", containsString(detail));
     }
 
@@ -182,7 +182,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
         assertOverloaded(refused.get(), "an answer of " + LIMIT + " bytes (its Content-Length)");
         assertThat(taken).as("the fetch that fits goes on").isNotDone();
         assertThat(buffered()).as("only the fetch that fits holds bytes").isEqualTo(LIMIT);
-        assertThat(given().get("/q/metrics").asString()).contains("ketama_router_origin_max_buffered_bytes " + BUDGET + ".0");
+        assertThat(given().get("/q/metrics").asString()).contains("ketama_router_admission_max_buffered_bytes " + BUDGET + ".0");
 
         rest.complete(null);
         assertServedWhole(taken.get(60, TimeUnit.SECONDS), "MISS");
@@ -247,7 +247,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
         assertThat(forwarder.forward(app(), key).toCompletableFuture()).failsWithin(60, TimeUnit.SECONDS)
                 .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(OverloadedException.class)
-                .withMessageContaining("ketama.router.origin.max-buffered-bytes");
+                .withMessageContaining("ketama.router.admission.max-buffered-bytes");
         assertThat(parts.cache().peek(key)).isNull();
 
         gates.forEach(gate -> gate.complete(null));

@@ -390,10 +390,10 @@ class OverlayManifestsTest {
         double cache = Quantity.quarkus((String) map(configMap("prod"), "data").get("KETAMA_ROUTER_CACHE_MAX_BYTES"));
         assertThat(cache).as("prod: cache max bytes within 3/4 of the heap (%s bytes)", (long) heap)
                 .isLessThanOrEqualTo(heap * 0.75);
-        // and the origin bodies being read at once beside it (unset, the service takes a quarter of the heap)
-        Object buffered = map(configMap("prod"), "data").get("KETAMA_ROUTER_ORIGIN_MAX_BUFFERED_BYTES");
+        // and the received bodies held at once beside it (unset, the service takes a quarter of the heap)
+        Object buffered = map(configMap("prod"), "data").get("KETAMA_ROUTER_ADMISSION_MAX_BUFFERED_BYTES");
         double bodies = buffered == null ? heap / 4 : Quantity.quarkus((String) buffered);
-        assertThat(cache + bodies).as("prod: cache and origin max buffered bytes within 3/4 of the heap (%s bytes)", (long) heap)
+        assertThat(cache + bodies).as("prod: cache and admission max buffered bytes within 3/4 of the heap (%s bytes)", (long) heap)
                 .isLessThanOrEqualTo(heap * 0.75);
     }
 

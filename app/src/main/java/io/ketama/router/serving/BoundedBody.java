@@ -11,7 +11,7 @@ import java.util.function.Function;
  * The body of an HTTP answer, read only up to a limit: refused at once when its
  * {@code Content-Length} is larger, else read whole (the length frames it); without a length,
  * gathered as it arrives and refused as soon as it grows past the limit. Where the body's bytes
- * come out of an {@link OriginBudget}, a declared length is reserved whole before a byte is read,
+ * come out of an {@link BodyBudget}, a declared length is reserved whole before a byte is read,
  * and a body without one is reserved chunk by chunk before each chunk is kept. A refusal resets the
  * request, which closes the connection rather than reading the rest. The head before the body is
  * bounded by the client's own limits (Vert.x: 4 KiB initial line, 8 KiB of headers by default).
@@ -39,7 +39,7 @@ public final class BoundedBody {
      * @param bytes the fetch's share of its member's budget; null: none (nothing reserved)
      */
     static Future<Buffer> read(HttpClientRequest request, HttpClientResponse response, int maxBytes,
-                               Function<String, ? extends RuntimeException> tooLarge, OriginBudget.Reservation bytes) {
+                               Function<String, ? extends RuntimeException> tooLarge, BodyBudget.Reservation bytes) {
         long declared = contentLength(response.getHeader("Content-Length"));
         if (declared > maxBytes) {
             request.reset();

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * ({@link OriginAnswerTooLargeException}): refused from its {@code Content-Length} before a byte of
  * it is read, or, without one, as soon as more arrived; the connection is then closed.
  *
- * <p>Every fetch takes the bytes of its body from the member's {@link OriginBudget} before it holds
+ * <p>Every fetch takes the bytes of its body from the member's {@link BodyBudget} before it holds
  * them (a declared length whole and at once, else each chunk as it arrives) and gives them back when
  * it ends, whichever way; one that finds no room fails with {@link OverloadedException}, its
  * connection closed, its body not read further.
@@ -36,7 +36,7 @@ public final class HttpOrigin implements Origin {
     private final String basePath;
     private final Duration timeout;
     private final int maxBodyBytes;
-    private final OriginBudget budget;
+    private final BodyBudget budget;
     private final HttpClient client;
     private final RequestOptions template;
 
@@ -54,10 +54,10 @@ public final class HttpOrigin implements Origin {
     /**
      * As {@link #HttpOrigin(Vertx, String, Duration, int)}, taking bodies of at most
      * {@code maxBodyBytes} (at least 1), with a budget of its own of the default size
-     * ({@link OriginBudget#defaultBytes}).
+     * ({@link BodyBudget#defaultBytes}).
      */
     public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes) {
-        this(vertx, baseUrl, timeout, maxConnections, maxBodyBytes, new OriginBudget(OriginBudget.defaultBytes(maxBodyBytes)));
+        this(vertx, baseUrl, timeout, maxConnections, maxBodyBytes, new BodyBudget(BodyBudget.defaultBytes(maxBodyBytes)));
     }
 
     /**
@@ -67,7 +67,7 @@ public final class HttpOrigin implements Origin {
      * @throws IllegalArgumentException also when {@code budget} cannot hold one body of
      *                                  {@code maxBodyBytes}
      */
-    public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes, OriginBudget budget) {
+    public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes, BodyBudget budget) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
@@ -141,7 +141,7 @@ public final class HttpOrigin implements Origin {
                     Promise<OriginAnswer> answer = Promise.promise();
                     // every way this fetch ends completes the answer, once; its bytes go back then,
                     // before any caller sees the outcome (handlers run in the order registered)
-                    OriginBudget.Reservation bytes = budget.open();
+                    BodyBudget.Reservation bytes = budget.open();
                     answer.future().onComplete(done -> bytes.release());
                     long left = timeout.toMillis() - (System.nanoTime() - start) / 1_000_000;
                     long deadline = vertx.setTimer(Math.max(1, left), id -> {

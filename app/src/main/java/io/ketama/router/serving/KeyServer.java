@@ -36,7 +36,7 @@ public final class KeyServer {
      *
      * @return completed exceptionally with {@link OriginUnavailableException} when the key is not
      *         cached and the origin gave no answer, {@link OverloadedException} when this member
-     *         has no room for another origin fetch or for its body ({@link OriginBudget}); either
+     *         has no room for another origin fetch or for its body ({@link BodyBudget}); either
      *         way nothing is cached and every request waiting for the same fetch gets the failure
      */
     public CompletionStage<Served> serve(String key) {

@@ -16,7 +16,7 @@ public interface Origin {
      * @return the origin's answer, whatever its status; completed exceptionally with
      *         {@link OriginUnavailableException} when the origin gave no answer at all (refused,
      *         timed out, broken) or {@link OverloadedException} when this member has too many
-     *         fetches under way, or no room left in its {@link OriginBudget} for this one's body
+     *         fetches under way, or no room left in its {@link BodyBudget} for this one's body
      */
     CompletionStage<OriginAnswer> fetch(String key);
 }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * An {@link HttpOrigin}'s fetches take their bodies' bytes from the member's {@link OriginBudget}:
+ * An {@link HttpOrigin}'s fetches take their bodies' bytes from the member's {@link BodyBudget}:
  * a declared length whole when the head arrives, before the body is read; without one, chunk by
  * chunk as the bytes arrive; a fetch that finds no room fails with {@link OverloadedException}; and
  * every fetch gives its bytes back, once, however it ends: answered, an error status, too large with
@@ -109,7 +109,7 @@ class HttpOriginBudgetTest {
         return "http://127.0.0.1:" + server.actualPort();
     }
 
-    private HttpOrigin origin(OriginBudget budget, Duration timeout) {
+    private HttpOrigin origin(BodyBudget budget, Duration timeout) {
         return new HttpOrigin(clientLoops, base(), timeout, 8, MAX_BODY, budget);
     }
 
@@ -119,7 +119,7 @@ class HttpOriginBudgetTest {
 
     @Test
     void everyFetchGivesItsBytesBackHoweverItEnds() throws Exception {
-        OriginBudget budget = new OriginBudget(BUDGET);
+        BodyBudget budget = new BodyBudget(BUDGET);
         HttpOrigin origin = origin(budget, Duration.ofSeconds(30));
         HttpOrigin impatient = origin(budget, Duration.ofMillis(200));
         try {
@@ -175,7 +175,7 @@ class HttpOriginBudgetTest {
     @Test
     void aDeclaredLengthIsReservedWholeBeforeTheBodyIsReadAndOneThatDoesNotFitIsRefusedAtOnce() throws Exception {
         int room = MAX_BODY / 2;
-        OriginBudget budget = new OriginBudget(MAX_BODY + room);
+        BodyBudget budget = new BodyBudget(MAX_BODY + room);
         HttpOrigin origin = origin(budget, Duration.ofSeconds(30));
         try {
             CompletableFuture<OriginAnswer> held = fetch(origin, "held/" + MAX_BODY);
@@ -186,7 +186,7 @@ class HttpOriginBudgetTest {
             assertThat(fetch(origin, "whole/" + (room + 1))).failsWithin(30, TimeUnit.SECONDS)
                     .withThrowableOfType(ExecutionException.class)
                     .withCauseExactlyInstanceOf(OverloadedException.class)
-                    .withMessageContaining(OriginBudget.KEY)
+                    .withMessageContaining(BodyBudget.KEY)
                     .withMessageContaining("an answer of " + (room + 1) + " bytes (its Content-Length)");
             assertThat(held).isNotDone();
             // what is left fits exactly
@@ -202,7 +202,7 @@ class HttpOriginBudgetTest {
 
     @Test
     void withoutALengthTheBytesAreReservedAsTheyArriveAndRefusedWhenTheyPassTheBudget() throws Exception {
-        OriginBudget budget = new OriginBudget(BUDGET);
+        BodyBudget budget = new BodyBudget(BUDGET);
         HttpOrigin origin = origin(budget, Duration.ofSeconds(30));
         try {
             CompletableFuture<OriginAnswer> first = fetch(origin, "held-chunked/" + MAX_BODY);
@@ -217,7 +217,7 @@ class HttpOriginBudgetTest {
             assertThat(fetch(origin, "chunked/" + MAX_BODY)).failsWithin(30, TimeUnit.SECONDS)
                     .withThrowableOfType(ExecutionException.class)
                     .withCauseExactlyInstanceOf(OverloadedException.class)
-                    .withMessageContaining(OriginBudget.KEY)
+                    .withMessageContaining(BodyBudget.KEY)
                     .withMessageContaining("of an answer without Content-Length");
             assertThat(budget.usedBytes()).isEqualTo(3 * MAX_BODY / 2);
             assertThat(List.of(first, second, third)).noneMatch(CompletableFuture::isDone);
@@ -240,7 +240,7 @@ class HttpOriginBudgetTest {
 
     @Test
     void aBudgetThatCannotHoldOneLargestBodyIsRefused() {
-        assertThatThrownBy(() -> new HttpOrigin(clientLoops, base(), Duration.ofSeconds(1), 1, MAX_BODY, new OriginBudget(MAX_BODY - 1)))
+        assertThatThrownBy(() -> new HttpOrigin(clientLoops, base(), Duration.ofSeconds(1), 1, MAX_BODY, new BodyBudget(MAX_BODY - 1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must be at least its max body bytes (" + MAX_BODY + ")");
     }

@@ -3,56 +3,51 @@ package io.ketama.router.serving;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The bytes of origin bodies that one member's fetches under way may hold at once
- * ({@code ketama.router.origin.max-buffered-bytes}), shared by all of them: a fetch reserves its
- * body's bytes before it holds them and gives them back when it ends. A fetch that cannot reserve
- * them fails with {@link OverloadedException}, so a burst of misses for large objects is refused
- * with a 503 instead of filling the heap: {@code max-in-flight} fetches of {@code max-body-bytes}
- * each would be 4 GiB at the defaults.
+ * The bytes of bodies that one member receives from the network and holds whole
+ * ({@code ketama.router.admission.max-buffered-bytes}), shared by all of them: an origin fetch
+ * reserves its body's bytes before it holds them and gives them back when it ends. A fetch that
+ * cannot reserve them fails with {@link OverloadedException}, so a burst of misses for large objects
+ * is refused with a 503 instead of filling the heap: {@code origin.max-in-flight} fetches of
+ * {@code max-body-bytes} each would be 4 GiB at the defaults.
  *
- * <p>Lock-free (one compare-and-set per reservation) and touched only by origin fetches, never by a
- * cache hit.
+ * <p>Lock-free (one compare-and-set per reservation) and touched only where a body arrives from the
+ * network, never by a cache hit.
  */
-public final class OriginBudget {
+public final class BodyBudget {
 
     /** The {@code RouterConfig} key of this budget, named in every refusal. */
-    public static final String KEY = "ketama.router.origin.max-buffered-bytes";
+    public static final String KEY = "ketama.router.admission.max-buffered-bytes";
 
     private final long maxBytes;
     private final AtomicLong used = new AtomicLong();
 
     /**
-     * @param maxBytes the most bytes the fetches under way hold together, at least 1
+     * @param maxBytes the most bytes the bodies held hold together, at least 1
      * @throws IllegalArgumentException when {@code maxBytes < 1}
      */
-    public OriginBudget(long maxBytes) {
+    public BodyBudget(long maxBytes) {
         if (maxBytes < 1) {
-            throw new IllegalArgumentException("origin max buffered bytes must be >= 1, was " + maxBytes);
+            throw new IllegalArgumentException("max buffered bytes must be >= 1, was " + maxBytes);
         }
         this.maxBytes = maxBytes;
     }
 
     /**
      * The budget where none is configured: a quarter of the largest heap this JVM may have
-     * ({@link Runtime#maxMemory()}), but never less than {@code maxBodyBytes}, so one answer of the
+     * ({@link Runtime#maxMemory()}), but never less than {@code maxBodyBytes}, so one body of the
      * largest size taken always fits.
      */
     public static long defaultBytes(long maxBodyBytes) {
         return Math.max(Runtime.getRuntime().maxMemory() / 4, maxBodyBytes);
     }
 
-    /** Bytes the fetches under way hold now. */
+    /** Bytes the bodies held hold now. */
     public long usedBytes() {
         return used.get();
     }
 
     public long maxBytes() {
         return maxBytes;
-    }
-
-    /** A fetch's share, empty until it {@link Reservation#reserve reserves}; end it with {@link Reservation#release}. */
-    Reservation open() {
-        return new Reservation();
     }
 
     private boolean take(long bytes) {
@@ -71,8 +66,18 @@ public final class OriginBudget {
         used.addAndGet(-bytes);
     }
 
+    /** A fetch's share, empty until it {@link Reservation#reserve reserves}; end it with {@link Reservation#release}. */
+    Reservation open() {
+        return new Reservation();
+    }
+
+    /** What this member holds of at most what, under which key: the start of every refusal. */
+    String holding() {
+        return "this member holds " + usedBytes() + " of at most " + maxBytes + " bytes of received bodies (" + KEY + ")";
+    }
+
     /**
-     * The bytes one fetch holds. It may reserve more as its body arrives; {@link #release()} gives
+     * The bytes one body holds. It may reserve more as the body arrives; {@link #release()} gives
      * all of them back, once however often it is called, and a reservation refuses more after it.
      * Safe to use from more than one thread (a fetch's deadline may fire on another).
      */
@@ -84,7 +89,7 @@ public final class OriginBudget {
         private final AtomicLong held = new AtomicLong();
 
         /**
-         * Reserves {@code bytes} more for this fetch.
+         * Reserves {@code bytes} more for this body.
          *
          * @return whether they fit in the budget; false too once released (nothing is then reserved)
          */
@@ -116,20 +121,19 @@ public final class OriginBudget {
             }
         }
 
-        /** Bytes this fetch holds now (0 once released). */
+        /** Bytes this body holds now (0 once released). */
         long held() {
             return Math.max(0, held.get());
         }
 
-        /** The failure of a fetch refused {@code what} (say, "an answer of N bytes (its Content-Length)"). */
+        /** The failure of a body refused {@code what} (say, "an answer of N bytes (its Content-Length)"). */
         OverloadedException refusal(String what) {
-            return new OverloadedException("this member's origin fetches under way hold " + usedBytes() + " of at most "
-                    + maxBytes + " bytes (" + KEY + "): no room for " + what);
+            return new OverloadedException(holding() + ": no room for " + what);
         }
     }
 
     @Override
     public String toString() {
-        return "at most " + maxBytes + " bytes of origin bodies held at once";
+        return "at most " + maxBytes + " bytes of bodies held at once";
     }
 }

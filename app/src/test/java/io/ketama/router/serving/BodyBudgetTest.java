@@ -11,13 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The budget's accounting: never past its bound, each reservation given back once. */
-class OriginBudgetTest {
+class BodyBudgetTest {
 
     @Test
     void reservationsFitTogetherUpToTheBoundAndNoFurther() {
-        OriginBudget budget = new OriginBudget(100);
-        OriginBudget.Reservation a = budget.open();
-        OriginBudget.Reservation b = budget.open();
+        BodyBudget budget = new BodyBudget(100);
+        BodyBudget.Reservation a = budget.open();
+        BodyBudget.Reservation b = budget.open();
         assertThat(a.reserve(60)).isTrue();
         assertThat(b.reserve(41)).as("60 + 41 > 100").isFalse();
         assertThat(budget.usedBytes()).as("a refusal takes nothing").isEqualTo(60);
@@ -30,9 +30,9 @@ class OriginBudgetTest {
 
     @Test
     void aReservationIsGivenBackOnceAndTakesNothingAfterwards() {
-        OriginBudget budget = new OriginBudget(100);
-        OriginBudget.Reservation a = budget.open();
-        OriginBudget.Reservation b = budget.open();
+        BodyBudget budget = new BodyBudget(100);
+        BodyBudget.Reservation a = budget.open();
+        BodyBudget.Reservation b = budget.open();
         assertThat(a.reserve(30)).isTrue();
         assertThat(a.reserve(20)).isTrue();
         assertThat(b.reserve(10)).isTrue();
@@ -51,7 +51,7 @@ class OriginBudgetTest {
     @Test
     void manyFetchesAtOnceNeverHoldMoreThanTheBoundAndGiveEverythingBack() throws Exception {
         long max = 10_000;
-        OriginBudget budget = new OriginBudget(max);
+        BodyBudget budget = new BodyBudget(max);
         AtomicLong highest = new AtomicLong();
         AtomicBoolean past = new AtomicBoolean();
         CountDownLatch go = new CountDownLatch(1);
@@ -65,7 +65,7 @@ class OriginBudgetTest {
                     return;
                 }
                 for (int i = 0; i < 20_000; i++) {
-                    OriginBudget.Reservation r = budget.open();
+                    BodyBudget.Reservation r = budget.open();
                     for (int chunk = 0; chunk < 4; chunk++) {
                         if (!r.reserve(1 + (seed * 31 + i * 7 + chunk) % 997)) {
                             break;
@@ -94,19 +94,19 @@ class OriginBudgetTest {
     @Test
     void theDefaultIsAQuarterOfTheHeapButNeverLessThanOneLargestBody() {
         long quarter = Runtime.getRuntime().maxMemory() / 4;
-        assertThat(OriginBudget.defaultBytes(16 << 20)).isEqualTo(Math.max(quarter, 16 << 20));
-        assertThat(OriginBudget.defaultBytes(quarter + 1)).isEqualTo(quarter + 1);
+        assertThat(BodyBudget.defaultBytes(16 << 20)).isEqualTo(Math.max(quarter, 16 << 20));
+        assertThat(BodyBudget.defaultBytes(quarter + 1)).isEqualTo(quarter + 1);
     }
 
     @Test
     void aRefusalNamesTheKeyAndWhatDidNotFit() {
-        OriginBudget budget = new OriginBudget(100);
-        OriginBudget.Reservation r = budget.open();
+        BodyBudget budget = new BodyBudget(100);
+        BodyBudget.Reservation r = budget.open();
         r.reserve(70);
         assertThat(budget.open().refusal("an answer of 40 bytes (its Content-Length)"))
                 .isInstanceOf(OverloadedException.class)
-                .hasMessage("this member's origin fetches under way hold 70 of at most 100 bytes "
-                        + "(ketama.router.origin.max-buffered-bytes): no room for an answer of 40 bytes (its Content-Length)");
-        assertThatThrownBy(() -> new OriginBudget(0)).isInstanceOf(IllegalArgumentException.class);
+                .hasMessage("this member holds 70 of at most 100 bytes of received bodies "
+                        + "(ketama.router.admission.max-buffered-bytes): no room for an answer of 40 bytes (its Content-Length)");
+        assertThatThrownBy(() -> new BodyBudget(0)).isInstanceOf(IllegalArgumentException.class);
     }
 }
