@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.LongAdder;
  * request away costs a small fraction of serving one: an overloaded member spends its time on the
  * requests it took instead of letting every request wait longer (by Little's law, with the limit
  * at L and a member answering R requests a second, no admitted request queues for more than
- * about L / R).
+ * about L / R). What the bodies of those requests hold together is bounded beside it
+ * ({@code ketama.router.admission.max-buffered-bytes}, {@link io.ketama.router.serving.BodyBudget}).
  */
 @Singleton
 class CacheAdmission {

@@ -12,6 +12,7 @@ import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
@@ -43,6 +44,13 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * route, before this resource, with the same answers; this resource answers the rest (the
  * {@code GET}s that end in a problem before any work: a bad key or features header, rings not
  * ready, no member with the features) and is the endpoint's OpenAPI description.
+ *
+ * <p>A {@code GET} that gets this far and is then served after all (the rings became ready in
+ * between) may carry an answer another member sent, whose body holds bytes of this member's budget
+ * ({@code ketama.router.admission.max-buffered-bytes}): they are released when the response ends or
+ * the connection closes ({@link RoutingContext#addEndHandler}), i.e. once Quarkus REST has handed
+ * the body, copied, to the connection: the copy it writes is not counted, unlike {@link CacheRoute},
+ * which writes the body's own array and releases once it is written.
  */
 @Path("/cache")
 @Tag(name = "cache", description = "Cached content, each key served by its owner")
@@ -102,9 +110,11 @@ public class CacheResource {
             + "ketama.router.origin.max-body-bytes",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "Ring not ready, no member has the required features, or the "
-            + "members that could serve the key are at their limits (Retry-After says when to try again)",
+            + "members that could serve the key, or this one, are at their limits: requests, forwards, origin fetches, "
+            + "or bytes of bodies held (Retry-After says when to try again)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public CompletionStage<Response> get(@Context HttpServerRequest request, @HeaderParam(FeaturesHeader.NAME) List<String> features) {
+    public CompletionStage<Response> get(@Context HttpServerRequest request, @Context RoutingContext routing,
+                                         @HeaderParam(FeaturesHeader.NAME) List<String> features) {
         RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
         Selection selection = owners.select(key, features);
         Member owner = selection.owner();
@@ -122,6 +132,13 @@ public class CacheResource {
                 return;
             }
             Served served = outcome.served();
+            if (served.holdsBytes()) {
+                if (routing.response().closed() || routing.response().ended()) {
+                    served.release(); // gone already: its end handlers have run
+                } else {
+                    routing.addEndHandler(ended -> served.release()); // ended or the connection closed, once either way
+                }
+            }
             metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
             Response.ResponseBuilder answer = answer(selection, served);
             if (!outcome.failures().isEmpty()) {

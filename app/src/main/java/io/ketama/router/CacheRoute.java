@@ -44,6 +44,14 @@ import org.jboss.logging.Logger;
  * {@code Content-Length} that of the body the {@code GET} sends, and no body. Its problems are
  * written here too: Vert.x sets no {@code Content-Length} on an answer to a {@code HEAD}, and
  * Quarkus REST's implicit {@code HEAD} drops it with the body.
+ *
+ * <p>An answer another member sent holds its body's bytes in this member's budget
+ * ({@code ketama.router.admission.max-buffered-bytes}) until this member is done with it: they are
+ * released once the last byte of the body is written to the connection (Netty keeps the array
+ * until then, see {@link #wrapped}), when the connection closes before that, at once for a
+ * {@code HEAD} (no body is written) or a client already gone, and on any failure to write. Exactly
+ * once: {@link Served#release} gives back only the first time. A local hit holds nothing, and its
+ * answer is written as before, with no listener.
  */
 @Singleton
 class CacheRoute {
@@ -144,9 +152,20 @@ class CacheRoute {
 
     private void answer(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
                                CharSequence servedBy, int failures) {
+        try {
+            write(request, owner, selection, served, servedBy, failures);
+        } catch (RuntimeException e) {
+            served.release(); // nothing will be written now (release after a write began does nothing twice)
+            throw e;
+        }
+    }
+
+    private void write(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
+                       CharSequence servedBy, int failures) {
         HttpServerResponse response = request.response();
         if (response.closed() || response.ended()) {
-            return; // the client left
+            served.release(); // the client left: nothing of the answer will be written
+            return;
         }
         OriginAnswer answer = served.answer();
         MultiMap headers = response.headers();
@@ -164,6 +183,11 @@ class CacheRoute {
         response.setStatusCode(answer.status());
         if (request.method() == HttpMethod.HEAD) {
             endHead(response, answer.body().length);
+            served.release(); // no body is sent
+        } else if (served.holdsBytes()) {
+            // held until written: the future completes once Netty has written the last byte, or
+            // fails when the connection closes first
+            response.end(wrapped(answer.body())).onComplete(written -> served.release());
         } else {
             response.end(wrapped(answer.body()));
         }

@@ -31,11 +31,18 @@ public interface RouterConfig {
         /**
          * Bytes of the bodies this member receives from the network and holds whole that it may hold
          * together, e.g. {@code 128M}: the answers of its origin fetches under way (its own misses,
-         * forwarded misses and bypasses alike). A fetch reserves its whole {@code Content-Length}
+         * forwarded misses and bypasses alike), and the replies other members send to its forwards,
+         * until they are written to the client. A fetch reserves its whole {@code Content-Length}
          * before reading the body, or, without one, each chunk as it arrives, and gives the bytes
          * back when it ends; a fetch that finds no room is refused at once (its body not read
          * further, nothing cached, every request waiting for that key answered alike) with a 503
-         * {@code overloaded} problem and {@code Retry-After}. Unset: a quarter of the largest heap
+         * {@code overloaded} problem and {@code Retry-After}. A reply is reserved as it arrives (over
+         * {@code binary} from its frame's head, before its body; over {@code http} as a fetch is; over
+         * {@code hazelcast} once Hazelcast hands it over, having read it whole) and given back once
+         * written to the client or the client is gone; one that finds no room is answered 503
+         * {@code overloaded} with {@code Retry-After} at once, without trying another candidate (its
+         * reply would need the same room here) and without counting against the member that
+         * answered. Unset: a quarter of the largest heap
          * ({@code -Xmx}; {@code Runtime.maxMemory() / 4}), but at least
          * {@code ketama.router.origin.max-body-bytes}. At least {@code max-body-bytes}, so one body
          * of the largest size always fits, and at most 9,223,372,036,854,775,807 bytes (a long),

@@ -73,7 +73,8 @@ class RouterMetrics implements ForwardOutcomes {
                 .description("Bound of this member's cache").baseUnit("bytes").register(registry);
         BodyBudget budget = parts.bodyBudget();
         Gauge.builder("ketama.router.admission.buffered.bytes", budget, BodyBudget::usedBytes)
-                .description("Bytes of the bodies this member receives and holds now (origin answers being fetched)")
+                .description("Bytes of the bodies this member receives and holds now (origin answers being fetched, "
+                        + "other members' replies to its forwards until written to the client)")
                 .baseUnit("bytes").register(registry);
         Gauge.builder("ketama.router.admission.max.buffered.bytes", budget, BodyBudget::maxBytes)
                 .description("Bytes of received bodies this member may hold together "

@@ -78,12 +78,14 @@ class ServingParts {
                 f.maxCandidates(), f.bulkhead().maxInFlight(), f.bulkhead().maxWaiting()));
         // forwarded answers are held to this member's own limit, whatever the owner's
         int maxBodyBytes = maxBodyBytes(config.origin().maxBodyBytes());
+        // and held in the same budget as the origin's bodies, until written to the client
         this.transport = switch (f.transport()) {
-            case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()), endpoints.secret(), maxBodyBytes);
-            case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx, maxBodyBytes);
+            case BINARY -> new BinaryForwardClient(vertx, f.timeout(), expiry(f.timeout()), endpoints.secret(), maxBodyBytes,
+                    bodyBudget);
+            case HAZELCAST -> new HazelcastForwardClient(hazelcast, vertx, maxBodyBytes, bodyBudget);
             case HTTP -> configured("ketama.router.forward",
                     () -> new HttpForwardClient(vertx, f.timeout(), expiry(f.timeout()), f.http().maxConnections(), endpoints.secret(),
-                            maxBodyBytes));
+                            maxBodyBytes, bodyBudget));
         };
         this.forwarder = new Forwarder(transport, settings, ForwardTargets.uuids(hazelcast.getCluster().getMembers()));
         this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());

@@ -45,9 +45,19 @@ final class Cluster implements AutoCloseable {
     /** As {@link #add(Set, io.ketama.router.serving.Origin, int)}, taking forwards only from members that show {@code secret}. */
     TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
                    io.ketama.router.forwarding.ForwardSecret secret) {
+        return add(features, origin, originLimit, secret, 1 << 20);
+    }
+
+    /** As {@link #add(Set, io.ketama.router.serving.Origin)}, its cache holding at most {@code cacheBytes} (1 MiB elsewhere). */
+    TestMember addWithCache(Set<String> features, io.ketama.router.serving.Origin origin, long cacheBytes) {
+        return add(features, origin, 256, io.ketama.router.forwarding.ForwardSecret.NONE, cacheBytes);
+    }
+
+    private TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
+                           io.ketama.router.forwarding.ForwardSecret secret, long cacheBytes) {
         int appPort = app.getCluster().getLocalMember().getAddress().getPort();
         TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin, originLimit,
-                secret);
+                secret, cacheBytes);
         members.add(m);
         awaitRingSize(1 + liveMembers());
         return m;

@@ -82,6 +82,12 @@ final class TestMember implements AutoCloseable {
     /** As above, taking forwards (binary and http) only from members that show {@code secret}. */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
                             Origin origin, int originLimit, ForwardSecret secret) {
+        return start(clusterName, joinPorts, features, nodeId, origin, originLimit, secret, 1 << 20);
+    }
+
+    /** As above, its cache holding at most {@code cacheBytes} (1 MiB where not given). */
+    static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
+                            Origin origin, int originLimit, ForwardSecret secret, long cacheBytes) {
         Config config = LoopbackHazelcast.anyFreePort(clusterName, joinPorts);
         config.setClassLoader(TestMember.class.getClassLoader());
         config.setProperty("hazelcast.logging.type", "jdk");
@@ -109,7 +115,7 @@ final class TestMember implements AutoCloseable {
             return origin.fetch(key);
         };
         String address = Members.address(hz.getCluster().getLocalMember());
-        KeyServer server = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(counting, originLimit), address);
+        KeyServer server = new KeyServer(new LocalCache(cacheBytes), new BoundedOrigin(counting, originLimit), address);
         receiver.attach(server);
         hz.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
         return new TestMember(hz, server, receiver, fetches, vertx, binary);

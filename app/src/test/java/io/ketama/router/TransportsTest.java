@@ -25,7 +25,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * 502, not the member's fault; a redirect there comes back with its Location, uncached; an origin
  * answer too large there is a 502 saying so; an owner whose own limit is larger than this member's
  * ({@code ketama.router.origin.max-body-bytes}, 64 KiB here) and answers past it is failed over, the
- * transport usable afterwards; a member that stops serving, and one that crashes, are failed over.
+ * transport usable afterwards; a reply this member has no room to hold
+ * ({@code ketama.router.admission.max-buffered-bytes}) is a 503 {@code overloaded}, neither failed
+ * over nor retried nor held against the owner, and is served once there is room; a member that
+ * stops serving, and one that crashes, are failed over.
  * ({@link ForwardingTest} and {@link FailoverTest} cover the default transport in depth.)
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -33,6 +36,12 @@ abstract class TransportsTest extends ClusterTest {
 
     /** This member's {@code ketama.router.origin.max-body-bytes}. */
     static final int MAX_BODY_BYTES = 64 * 1024;
+    /** This member's {@code ketama.router.admission.max-buffered-bytes}: room for one body of the largest size and a half. */
+    static final int MAX_BUFFERED_BYTES = 96 * 1024;
+    /** The body of every answer of {@link #mid}: within {@link #MAX_BODY_BYTES}, past {@link #ROOM}. */
+    static final int MID_BODY_BYTES = 4 * 1024;
+    /** What a test leaves free in this member's budget when it holds the rest itself. */
+    static final int ROOM = 1024;
 
     /**
      * Runs the app with {@code ketama.router.forward.transport} set, on a fixed HTTP port (the http
@@ -45,7 +54,8 @@ abstract class TransportsTest extends ClusterTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("ketama.router.forward.transport", transport(),
                     "quarkus.http.test-port", Integer.toString(freeHttpPort()),
-                    "ketama.router.origin.max-body-bytes", Integer.toString(MAX_BODY_BYTES));
+                    "ketama.router.origin.max-body-bytes", Integer.toString(MAX_BODY_BYTES),
+                    "ketama.router.admission.max-buffered-bytes", Integer.toString(MAX_BUFFERED_BYTES));
         }
 
         @Override
@@ -67,6 +77,9 @@ abstract class TransportsTest extends ClusterTest {
     /** Takes (and answers) bodies larger than this member does: 256 KiB for the keys in {@link #largeKeys}. */
     TestMember larger;
     final Set<String> largeKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Two members with the feature {@code mid} whose answers have bodies of {@link #MID_BODY_BYTES}. */
+    TestMember mid;
+    TestMember midToo;
 
     abstract io.ketama.router.forwarding.TransportKind transport();
 
@@ -85,6 +98,12 @@ abstract class TransportsTest extends ClusterTest {
         larger = cluster.add(Set.of("larger"), key -> largeKeys.contains(key)
                 ? CompletableFuture.completedFuture(new OriginAnswer(200, "application/octet-stream", new byte[256 * 1024]))
                 : demo.fetch(key));
+        mid = cluster.add(Set.of("mid"), TransportsTest::midAnswer);
+        midToo = cluster.add(Set.of("mid"), TransportsTest::midAnswer);
+    }
+
+    private static CompletableFuture<OriginAnswer> midAnswer(String key) {
+        return CompletableFuture.completedFuture(new OriginAnswer(200, "application/octet-stream", new byte[MID_BODY_BYTES]));
     }
 
     @Test
@@ -170,6 +189,55 @@ abstract class TransportsTest extends ClusterTest {
         assertThat(answer.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
         assertThat(larger.cached(key)).as("the owner took it, under its own limit").isNotNull();
         assertThat(larger.originFetches).as("the retry was answered from the owner's cache").hasValue(1);
+    }
+
+    /**
+     * With this member's budget held but for {@link #ROOM} bytes (the test holds them, as other
+     * bodies under way would), a reply of {@link #MID_BODY_BYTES} has no room: each of four requests
+     * gets a 503 {@code overloaded} with {@code Retry-After} at once, without trying the other
+     * candidate or the origin, without a retry, and without opening the owner's breaker (four
+     * failures of four would). The owner did serve it, so once there is room it answers from its
+     * cache, and the budget is back to empty once that reply is written.
+     */
+    @Test
+    @Order(2)
+    void aReplyThisMemberHasNoRoomForIsA503NeitherFailedOverNorHeldAgainstTheOwner() {
+        io.ketama.router.serving.BodyBudget budget = parts.bodyBudget();
+        Cluster.await(() -> "no body held before the test; held " + budget.usedBytes(), () -> budget.usedBytes() == 0);
+        String key = cluster.keyWhere(Set.of("mid"), s -> is(s.owner(), mid.member()), cluster::cachedByNoMember);
+        TestMember other = midToo; // the next candidate: the only other member with the feature
+        long held = budget.maxBytes() - ROOM;
+        assertThat(budget.take(held)).isTrue();
+        try {
+            for (int i = 0; i < 4; i++) {
+                given().header("X-Ketama-Features", "mid").get("/cache/" + key).then().statusCode(503)
+                        .header("Retry-After", "1")
+                        .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue())
+                        .body("type", org.hamcrest.Matchers.equalTo("urn:ketama-router:problem:overloaded"))
+                        .body("detail", org.hamcrest.Matchers.containsString("ketama.router.admission.max-buffered-bytes"))
+                        .body("detail", org.hamcrest.Matchers.containsString("no room for"))
+                        .body("detail", org.hamcrest.Matchers.containsString(Integer.toString(MID_BODY_BYTES)));
+            }
+            assertThat(budget.usedBytes()).as("the refused replies hold nothing").isEqualTo(held);
+        } finally {
+            budget.giveBack(held);
+        }
+        assertThat(mid.cached(key)).as("the owner served and cached it").isNotNull();
+        assertThat(mid.originFetches).as("asked once, then answered from its cache").hasValue(1);
+        assertThat(other.originFetches).as("the next candidate was never asked").hasValue(0);
+        assertThat(other.cached(key)).isNull();
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).contains("ketama_router_forward_breaker_open{member=\"" + mid.address() + "\"} 0.0")
+                .contains("ketama_router_forward_breaker_opened_total{member=\"" + mid.address() + "\"} 0.0")
+                .contains("ketama_router_forward_retries_total{member=\"" + mid.address() + "\"} 0.0");
+
+        Response served = given().header("X-Ketama-Features", "mid").get("/cache/" + key);
+        served.then().statusCode(200)
+                .header(CacheResource.SERVED_BY, mid.address())
+                .header(CacheResource.CACHE, "HIT")
+                .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue());
+        assertThat(served.asByteArray()).hasSize(MID_BODY_BYTES);
+        Cluster.await(() -> "the reply's bytes given back once written; held " + budget.usedBytes(), () -> budget.usedBytes() == 0);
     }
 
     @Test

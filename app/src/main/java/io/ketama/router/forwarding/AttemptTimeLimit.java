@@ -28,6 +28,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  *
  * <p>It limits the attempt on the transport, from the moment the guard's bulkhead lets it go:
  * a forward that waits for a bulkhead slot waits for attempts that each end within this limit.
+ *
+ * <p>An answer that comes after the limit is dropped here, and the bytes its body holds in the
+ * member's budget are released here ({@link Served#release}): no one else will send it on.
  */
 final class AttemptTimeLimit {
 
@@ -73,8 +76,8 @@ final class AttemptTimeLimit {
     private static void complete(CompletableFuture<Served> limited, Served served, Throwable failure) {
         if (failure != null) {
             limited.completeExceptionally(failure);
-        } else {
-            limited.complete(served);
+        } else if (!limited.complete(served)) {
+            served.release(); // answered after the limit: no one sends it on, so its body's bytes go back now
         }
     }
 

@@ -1,8 +1,10 @@
 package io.ketama.router.forwarding;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.Served;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -42,6 +45,14 @@ import java.util.concurrent.TimeoutException;
  * kept ({@link BinaryFrames.Reader}), and fails that forward, which the next candidate then serves,
  * as the {@code http} transport fails an answer past the limit. The frame's bytes are let go as they
  * arrive, so the connection and the other forwards under way on it carry on.
+ *
+ * <p>A reply's body is held in this member's {@link BodyBudget} from the frame's head on: its length,
+ * known before any of the body is kept, is taken from the budget there (one compare-and-set), and the
+ * {@link Served} answer holds it until whoever sends it on releases it. A reply that finds no room
+ * fails its forward with {@link NoRoomForReplyException}, which ends the failover chain at once (503
+ * {@code overloaded}): the next candidate's reply would need the same room here. Its bytes are let go
+ * as a reply too large is. A reply that reaches no forward (given up on meanwhile, its connection
+ * closed mid-body) gives its bytes back at once.
  */
 public final class BinaryForwardClient implements ForwardTransport {
 
@@ -54,6 +65,8 @@ public final class BinaryForwardClient implements ForwardTransport {
     private final ForwardSecret secret;
     /** The largest body of a forward's reply taken: {@code ketama.router.origin.max-body-bytes}. */
     private final int maxBodyBytes;
+    /** Where replies' bodies are held: {@code ketama.router.admission.max-buffered-bytes}. */
+    private final BodyBudget budget;
     private final Set<Loop> loops = ConcurrentHashMap.newKeySet();
     private final FastThreadLocal<Loop> loopOfThread = new FastThreadLocal<>() {
         @Override
@@ -80,13 +93,24 @@ public final class BinaryForwardClient implements ForwardTransport {
 
     /**
      * {@link #BinaryForwardClient(Vertx, Duration, Duration, ForwardSecret)} taking replies whose
-     * body is at most {@code maxBodyBytes} (at least 1).
+     * body is at most {@code maxBodyBytes} (at least 1), held in a budget of their own of the default
+     * size ({@link BodyBudget#defaultBytes}).
      */
     public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret, int maxBodyBytes) {
+        this(vertx, connectTimeout, expiry, secret, maxBodyBytes, new BodyBudget(BodyBudget.defaultBytes(maxBodyBytes)));
+    }
+
+    /**
+     * {@link #BinaryForwardClient(Vertx, Duration, Duration, ForwardSecret, int)} holding replies'
+     * bodies in {@code budget}, which the member's other bodies share.
+     */
+    public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret, int maxBodyBytes,
+                               BodyBudget budget) {
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("max body bytes must be >= 1, was " + maxBodyBytes);
         }
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = Objects.requireNonNull(budget, "budget");
         this.vertx = vertx;
         this.secret = secret;
         this.client = vertx.createNetClient(new NetClientOptions()
@@ -222,6 +246,11 @@ public final class BinaryForwardClient implements ForwardTransport {
         NetSocket socket;
         boolean closed;
         int nextId;
+        /**
+         * Bytes taken from the budget for the reply frame arriving now, admitted and not yet handed
+         * to its forward; 0: none. Frames arrive one after another, so at most one is between.
+         */
+        long receiving;
 
         Peer(Loop loop, Member member, PeerEndpoints.Endpoint endpoint) {
             this.loop = loop;
@@ -245,7 +274,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                 }
                 socket = r.result();
                 CoalescedFlushes.on(socket);
-                BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame, maxBodyBytes, this::tooLarge);
+                BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame, this::admit);
                 socket.handler(data -> {
                     try {
                         reader.feed(data);
@@ -283,17 +312,59 @@ public final class BinaryForwardClient implements ForwardTransport {
             return p.answer;
         }
 
+        /**
+         * A reply's body length is known, none of it kept yet: keep it only for a forward still
+         * waiting, within this member's limit, and with room in the budget, which it takes now.
+         */
+        private boolean admit(int id, long bodyBytes) {
+            Pending p = pending.get(id);
+            if (p == null) {
+                return false; // given up on already: its bytes go by, never kept
+            }
+            if (bodyBytes > maxBodyBytes) {
+                pending.remove(id);
+                p.fail(tooLarge(bodyBytes));
+                return false;
+            }
+            if (!budget.take(bodyBytes)) {
+                pending.remove(id);
+                p.fail(budget.replyRefusal("a reply of " + bodyBytes + " bytes from member " + address + " over binary"));
+                return false;
+            }
+            receiving = bodyBytes;
+            return true;
+        }
+
         private void frame(Buffer buffer, int start, int length, int id, byte kind) {
+            long held = receiving; // the admitted reply's bytes, now this frame's (0 for a failure)
+            receiving = 0;
             Pending p = pending.remove(id);
             if (p == null) {
-                return; // given up on already
+                giveBack(held); // given up on while its body arrived
+                return;
             }
-            if (kind == BinaryFrames.SERVED) {
-                p.complete(BinaryFrames.served(buffer, start, length, address));
-            } else if (kind == BinaryFrames.REDIRECTED) {
-                p.complete(BinaryFrames.redirected(buffer, start, length, address));
-            } else {
-                p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));
+            Served served;
+            try {
+                if (kind == BinaryFrames.SERVED) {
+                    served = BinaryFrames.served(buffer, start, length, address, budget, held);
+                } else if (kind == BinaryFrames.REDIRECTED) {
+                    served = BinaryFrames.redirected(buffer, start, length, address, budget, held);
+                } else {
+                    giveBack(held);
+                    p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));
+                    return;
+                }
+            } catch (RuntimeException e) {
+                giveBack(held);
+                p.fail(new ForwardFailedException("member " + address + " over binary sent a malformed reply: " + e));
+                throw e; // the connection is closed: what comes next cannot be framed
+            }
+            p.complete(served);
+        }
+
+        private void giveBack(long bytes) {
+            if (bytes > 0) {
+                budget.giveBack(bytes);
             }
         }
 
@@ -302,12 +373,9 @@ public final class BinaryForwardClient implements ForwardTransport {
          * its own limit with {@link RemoteFailure#ORIGIN_ANSWER_TOO_LARGE}): the forward fails and the
          * next candidate is tried, as the {@code http} transport does.
          */
-        private void tooLarge(int id, long bodyBytes) {
-            Pending p = pending.remove(id);
-            if (p != null) {
-                p.fail(new ForwardFailedException("member " + address + " over binary answered a forward with a body of "
-                        + bodyBytes + " bytes; this member takes at most " + maxBodyBytes + " bytes (" + MAX_BODY_BYTES_KEY + ")"));
-            }
+        private ForwardFailedException tooLarge(long bodyBytes) {
+            return new ForwardFailedException("member " + address + " over binary answered a forward with a body of "
+                    + bodyBytes + " bytes; this member takes at most " + maxBodyBytes + " bytes (" + MAX_BODY_BYTES_KEY + ")");
         }
 
         void expire(long now) {
@@ -331,6 +399,8 @@ public final class BinaryForwardClient implements ForwardTransport {
             }
             closed = true;
             loop.peers.remove(member.getUuid(), this);
+            giveBack(receiving); // a reply cut off mid-body reaches no one
+            receiving = 0;
             if (socket != null) {
                 socket.close();
             }

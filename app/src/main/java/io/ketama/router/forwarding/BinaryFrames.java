@@ -1,5 +1,6 @@
 package io.ketama.router.forwarding;
 
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
@@ -119,17 +120,30 @@ final class BinaryFrames {
 
     /** The {@link Served} of a {@link #SERVED} frame, served by {@code member}. */
     static Served served(Buffer frames, int start, int length, String member) {
+        return served(frames, start, length, member, null, 0);
+    }
+
+    /**
+     * The {@link Served} of a {@link #SERVED} frame, served by {@code member}, holding
+     * {@code heldBytes} taken from {@code budget} for its body (none where {@code budget} is null).
+     */
+    static Served served(Buffer frames, int start, int length, String member, BodyBudget budget, long heldBytes) {
         int p = start + HEADER;
         CacheStatus cache = STATUSES[frames.getByte(p)];
         int status = frames.getShort(p + 1) & 0xFFFF;
         int typeLength = frames.getShort(p + 3) & 0xFFFF;
         String type = frames.getString(p + 5, p + 5 + typeLength, "ISO-8859-1");
         byte[] body = frames.getBytes(p + 5 + typeLength, start + 4 + length);
-        return new Served(new OriginAnswer(status, type, body), cache, member);
+        return served(new OriginAnswer(status, type, body), cache, member, budget, heldBytes);
     }
 
     /** The {@link Served} of a {@link #REDIRECTED} frame, served by {@code member}. */
     static Served redirected(Buffer frames, int start, int length, String member) {
+        return redirected(frames, start, length, member, null, 0);
+    }
+
+    /** As {@link #served(Buffer, int, int, String, BodyBudget, long)}, of a {@link #REDIRECTED} frame. */
+    static Served redirected(Buffer frames, int start, int length, String member, BodyBudget budget, long heldBytes) {
         int p = start + HEADER + 1;
         CacheStatus cache = STATUSES[frames.getByte(p)];
         int status = frames.getShort(p + 1) & 0xFFFF;
@@ -139,7 +153,11 @@ final class BinaryFrames {
         int locationLength = frames.getShort(l) & 0xFFFF;
         String location = frames.getString(l + 2, l + 2 + locationLength, "UTF-8");
         byte[] body = frames.getBytes(l + 2 + locationLength, start + 4 + length);
-        return new Served(new OriginAnswer(status, type, body, location), cache, member);
+        return served(new OriginAnswer(status, type, body, location), cache, member, budget, heldBytes);
+    }
+
+    private static Served served(OriginAnswer answer, CacheStatus cache, String member, BodyBudget budget, long heldBytes) {
+        return budget == null ? new Served(answer, cache, member) : Served.received(answer, cache, member, budget, heldBytes);
     }
 
     static RemoteFailure failure(Buffer frames, int start) {
@@ -184,13 +202,13 @@ final class BinaryFrames {
 
     /**
      * Cuts a byte stream into frames: feed it what the socket reads, it calls back once per whole
-     * frame with the buffer, the frame's start and its length field. With a limit on reply bodies,
-     * a {@link #SERVED} or {@link #REDIRECTED} frame whose body is larger is refused as soon as the
-     * length fields before its body have arrived (at most 64 KiB and 16 bytes of it: a content type
-     * of up to 64 KiB lies before the last of them), before any of its body is kept: the refusal
-     * handler is told its id, and its remaining bytes are let go as they arrive, never kept, so the
-     * connection carries the frames after it. Not thread-safe: one per connection, fed on its event
-     * loop.
+     * frame with the buffer, the frame's start and its length field. With a {@link ReplyAdmission},
+     * each {@link #SERVED} or {@link #REDIRECTED} frame is put to it once, as soon as the length
+     * fields before its body have arrived (at most 64 KiB and 16 bytes of it: a content type of up
+     * to 64 KiB lies before the last of them), before any of its body is kept: a body too large, or
+     * one this member has no room for, is refused there, and the frame's remaining bytes are let go
+     * as they arrive, never kept, so the connection carries the frames after it. Not thread-safe:
+     * one per connection, fed on its event loop.
      */
     static final class Reader {
 
@@ -203,23 +221,44 @@ final class BinaryFrames {
             void refused(int id, long bodyBytes);
         }
 
+        /**
+         * Decides, once per reply frame and before any of its body is kept, whether the frame is
+         * kept: the frame then reaches the {@link FrameHandler} whole (unless the stream ends
+         * first); refused, its bytes are let go as they arrive and it reaches no one.
+         */
+        interface ReplyAdmission {
+            boolean admit(int id, long bodyBytes);
+        }
+
         private final FrameHandler handler;
-        private final long maxReplyBody;
-        private final RefusalHandler refusals;
+        /** Null: every frame is kept. */
+        private final ReplyAdmission admission;
         private Buffer rest;
         /** Bytes of a refused frame still to come, let go as they arrive. */
         private long skipping;
+        /** Whether the frame at the head of {@link #rest} was admitted already (it is asked once). */
+        private boolean admitted;
 
-        /** A reader without a limit on reply bodies (beyond {@link #MAX_FRAME}). */
+        /** A reader that keeps every frame (up to {@link #MAX_FRAME}). */
         Reader(FrameHandler handler) {
-            this(handler, Long.MAX_VALUE, (id, bodyBytes) -> { });
+            this(handler, (ReplyAdmission) null);
         }
 
         /** A reader that refuses reply bodies larger than {@code maxReplyBody}, telling {@code refusals}. */
         Reader(FrameHandler handler, long maxReplyBody, RefusalHandler refusals) {
+            this(handler, (id, bodyBytes) -> {
+                if (bodyBytes <= maxReplyBody) {
+                    return true;
+                }
+                refusals.refused(id, bodyBytes);
+                return false;
+            });
+        }
+
+        /** A reader that keeps only the reply frames {@code admission} admits (every other frame is kept). */
+        Reader(FrameHandler handler, ReplyAdmission admission) {
             this.handler = handler;
-            this.maxReplyBody = maxReplyBody;
-            this.refusals = refusals;
+            this.admission = admission;
         }
 
         /**
@@ -243,23 +282,26 @@ final class BinaryFrames {
                 if (length < 5 || length > MAX_FRAME) {
                     throw new IllegalStateException("frame length " + length + " out of range 5.." + MAX_FRAME);
                 }
-                if (maxReplyBody < MAX_FRAME) {
+                if (admission != null && !admitted) {
                     long body = replyBodyLength(buffer, pos, length, end - pos);
-                    if (body > maxReplyBody) {
-                        refusals.refused(buffer.getInt(pos + 4), body);
-                        long after = pos + 4L + length;
-                        if (after <= end) {
-                            pos = (int) after;
-                            continue;
+                    if (body >= 0) {
+                        if (!admission.admit(buffer.getInt(pos + 4), body)) {
+                            long after = pos + 4L + length;
+                            if (after <= end) {
+                                pos = (int) after;
+                                continue;
+                            }
+                            skipping = after - end;
+                            pos = end;
+                            break;
                         }
-                        skipping = after - end;
-                        pos = end;
-                        break;
+                        admitted = true;
                     }
                 }
                 if (end - pos - 4 < length) {
                     break;
                 }
+                admitted = false; // the next frame is asked afresh
                 handler.frame(buffer, pos, length, buffer.getInt(pos + 4), buffer.getByte(pos + 8));
                 pos += 4 + length;
             }

@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import io.ketama.router.serving.Failures;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
@@ -22,10 +23,13 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * member fetches from the origin directly without caching, so while one member is up and the
  * origin answers, no request fails.
  *
- * <p>Two outcomes end the chain early. A candidate that cannot reach the origin ends it with
+ * <p>Three outcomes end the chain early. A candidate that cannot reach the origin ends it with
  * {@link OriginUnavailableException}: the origin is shared, and asking it again through every
- * member would only multiply its load. And when no candidate served because those that did not
- * fail were busy (their bulkheads full, or no room for origin work), the chain ends with
+ * member would only multiply its load. A candidate's reply that this member has no room to hold
+ * ends it with {@link NoRoomForReplyException} (a 503 {@code overloaded}): the member short of
+ * memory is this one, and the next candidate's reply, or a bypass's answer, would need the same
+ * room here. And when no candidate served because those that did not fail were busy (their
+ * bulkheads full, or no room for origin work there), the chain ends with
  * {@link OverloadedException} instead of adding origin fetches to an overloaded cluster.
  *
  * <p>Nothing waits: each step starts when the previous one completes, on the thread that
@@ -68,8 +72,11 @@ public final class FailoverChain {
     /**
      * @param candidates distinct members in ring order from the key, owner first; may be empty
      * @return the outcome, or completed exceptionally with {@link OriginUnavailableException} when
-     *         a serving member, or this one at the end, got no answer from the origin, or with
-     *         {@link OverloadedException} when every candidate that did not fail was busy
+     *         a serving member, or this one at the end, got no answer from the origin, with
+     *         {@link NoRoomForReplyException} when this member had no room for a candidate's reply,
+     *         or with {@link OverloadedException} when every candidate that did not fail was busy.
+     *         The outcome's answer may hold bytes of this member's budget: whoever takes it
+     *         {@link Served#release releases} them once it has sent the answer on
      */
     public CompletionStage<Outcome> serve(String key, List<Member> candidates) {
         Run run = new Run(key, candidates);
@@ -121,7 +128,7 @@ public final class FailoverChain {
                     return;
                 }
                 Throwable cause = Failures.cause(failure);
-                if (cause instanceof OriginUnavailableException) {
+                if (cause instanceof OriginUnavailableException || cause instanceof NoRoomForReplyException) {
                     result.completeExceptionally(cause);
                     return;
                 }

@@ -21,7 +21,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * guard acts on the transport's {@link CompletionStage}.
  *
  * <p>Neither a missing origin answer, nor a busy member, nor a member that publishes no usable port
- * for the transport is the member failing: they neither trip its breaker nor are retried on it.
+ * for the transport, nor a reply this member had no room to hold is the member failing: they
+ * neither trip its breaker nor are retried on it.
  */
 public final class Forwarder {
 

@@ -1,10 +1,12 @@
 package io.ketama.router.forwarding;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedBody;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
@@ -15,6 +17,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -24,6 +27,16 @@ import java.util.concurrent.CompletionStage;
  * that made the forward). It takes an answer's body only up to this member's own
  * {@code ketama.router.origin.max-body-bytes} ({@link BoundedBody}), whatever the owner's limit: a
  * larger one fails the forward, which the next candidate then serves.
+ *
+ * <p>An answer's body is held in this member's {@link BodyBudget} as it arrives: its whole
+ * {@code Content-Length} when the head comes, before the body is read, or, without one, each chunk
+ * before it is kept; the {@link Served} answer then holds those bytes until whoever sends it on
+ * releases them, and a forward that fails gives them back at once. An answer that finds no room
+ * fails its forward with {@link NoRoomForReplyException} (its connection closed, as for a body too
+ * large), which ends the failover chain at once with a 503 {@code overloaded}: the next candidate's
+ * answer would need the same room here. (Its share is a small object per forward, as an origin
+ * fetch's is, beside the many this transport makes per forward anyway; the binary transport's
+ * share costs none.)
  */
 public final class HttpForwardClient implements ForwardTransport {
 
@@ -36,6 +49,8 @@ public final class HttpForwardClient implements ForwardTransport {
     private final String secret;
     /** The largest body of a forward's answer taken: {@code ketama.router.origin.max-body-bytes}. */
     private final int maxBodyBytes;
+    /** Where answers' bodies are held: {@code ketama.router.admission.max-buffered-bytes}. */
+    private final BodyBudget budget;
 
     /**
      * @param maxConnectionsPerPeer keep-alive connections kept to each member at most
@@ -53,14 +68,26 @@ public final class HttpForwardClient implements ForwardTransport {
 
     /**
      * {@link #HttpForwardClient(Vertx, Duration, Duration, int, ForwardSecret)} taking answers whose
-     * body is at most {@code maxBodyBytes} (at least 1).
+     * body is at most {@code maxBodyBytes} (at least 1), held in a budget of their own of the
+     * default size ({@link BodyBudget#defaultBytes}).
      */
     public HttpForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, int maxConnectionsPerPeer, ForwardSecret secret,
                              int maxBodyBytes) {
+        this(vertx, connectTimeout, expiry, maxConnectionsPerPeer, secret, maxBodyBytes,
+                new BodyBudget(BodyBudget.defaultBytes(Math.max(1, maxBodyBytes))));
+    }
+
+    /**
+     * {@link #HttpForwardClient(Vertx, Duration, Duration, int, ForwardSecret, int)} holding
+     * answers' bodies in {@code budget}, which the member's other bodies share.
+     */
+    public HttpForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, int maxConnectionsPerPeer, ForwardSecret secret,
+                             int maxBodyBytes, BodyBudget budget) {
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("max body bytes must be >= 1, was " + maxBodyBytes);
         }
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = Objects.requireNonNull(budget, "budget");
         this.secret = secret.required() ? secret.text() : null;
         if (maxConnectionsPerPeer < 1 || maxConnectionsPerPeer > 10_000) {
             throw new IllegalArgumentException(".http.max-connections: must be in 1..10000, was " + maxConnectionsPerPeer);
@@ -92,15 +119,17 @@ public final class HttpForwardClient implements ForwardTransport {
             options.putHeader(HttpForwarding.SECRET, secret);
         }
         CompletableFuture<Served> answer = new CompletableFuture<>();
+        BodyBudget.Reservation bytes = budget.openForReply();
         // the body asked for in the step that receives the response, as HttpOrigin does (vert.x#4705)
         client.request(options)
                 .compose(request -> request.send()
-                        .compose(response -> BoundedBody.read(request, response, maxBodyBytes, what -> tooLarge(address, what))
-                                .map(body -> served(response, body.getBytes(), address))))
+                        .compose(response -> BoundedBody.read(request, response, maxBodyBytes, what -> tooLarge(address, what), bytes)
+                                .map(body -> served(response, body.getBytes(), address, bytes))))
                 .onComplete(result -> {
                     if (result.succeeded()) {
                         answer.complete(result.result());
                     } else {
+                        bytes.release(); // whatever it reserved, unless handed over to an answer
                         Throwable cause = result.cause();
                         answer.completeExceptionally(cause instanceof RuntimeException r && !(cause instanceof io.vertx.core.VertxException)
                                 ? r : new ForwardFailedException("member " + address + " over http: " + cause, cause));
@@ -119,7 +148,8 @@ public final class HttpForwardClient implements ForwardTransport {
                 + "; this member takes at most " + maxBodyBytes + " bytes (" + MAX_BODY_BYTES_KEY + ")");
     }
 
-    private static Served served(HttpClientResponse response, byte[] body, String address) {
+    /** The answer, holding the bytes {@code bytes} reserved for its body (handed over last: every failure before it releases them). */
+    private Served served(HttpClientResponse response, byte[] body, String address, BodyBudget.Reservation bytes) {
         String failure = response.getHeader(HttpForwarding.FAILURE);
         if (failure != null) {
             int code;
@@ -144,8 +174,9 @@ public final class HttpForwardClient implements ForwardTransport {
                     + " (status " + response.statusCode() + "): not a ketama-router forward endpoint");
         }
         int code = response.statusCode();
-        return new Served(new OriginAnswer(code, type == null ? "application/octet-stream" : type, body,
-                OriginAnswer.isRedirect(code) ? response.getHeader("Location") : null), status, address);
+        OriginAnswer answer = new OriginAnswer(code, type == null ? "application/octet-stream" : type, body,
+                OriginAnswer.isRedirect(code) ? response.getHeader("Location") : null);
+        return Served.received(answer, status, address, budget, bytes.handOver());
     }
 
     @Override

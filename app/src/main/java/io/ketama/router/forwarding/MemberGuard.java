@@ -26,7 +26,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
  * or has left or serves no keys or publishes no usable port for the transport, this member's
  * Hazelcast is stopping, or the origin gave the member no answer (the origin is shared: asking
  * again only adds to its load). Neither a busy member, nor a missing origin answer, nor a port it
- * does not publish is the member failing: the breaker counts them as successes.
+ * does not publish is the member failing: the breaker counts them as successes. Nor is a reply
+ * this member had no room for ({@link io.ketama.router.serving.NoRoomForReplyException}, an
+ * {@link OverloadedException}): the member answered; this one could not hold the answer.
  *
  * <p>Why not SmallRye Fault Tolerance's guard, which did this before: per forward, its chain of
  * strategies, their completion callbacks and a hop through the Vert.x context for each completion

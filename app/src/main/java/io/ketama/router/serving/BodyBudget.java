@@ -3,15 +3,17 @@ package io.ketama.router.serving;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The bytes of bodies that one member receives from the network and holds whole
- * ({@code ketama.router.admission.max-buffered-bytes}), shared by all of them: an origin fetch
- * reserves its body's bytes before it holds them and gives them back when it ends. A fetch that
- * cannot reserve them fails with {@link OverloadedException}, so a burst of misses for large objects
- * is refused with a 503 instead of filling the heap: {@code origin.max-in-flight} fetches of
- * {@code max-body-bytes} each would be 4 GiB at the defaults.
+ * The bytes of bodies that one member receives from the network and holds whole, shared by all of
+ * them ({@code ketama.router.admission.max-buffered-bytes}): the answers of its origin fetches under
+ * way, and the replies of other members to its forwards, from the moment each is known to be coming
+ * until it is no longer held (a fetch's end; a reply's write to the client). Whoever receives a body
+ * reserves its bytes before it holds them and gives them back when it lets go; one that cannot
+ * reserve them is refused ({@link OverloadedException}, {@link NoRoomForReplyException}), so a burst
+ * of large objects is answered with 503s instead of filling the heap: 128 requests in flight, or 256
+ * fetches under way, of {@code max-body-bytes} each would be 2 or 4 GiB at the defaults.
  *
- * <p>Lock-free (one compare-and-set per reservation) and touched only where a body arrives from the
- * network, never by a cache hit.
+ * <p>Lock-free: a reservation is one compare-and-set on one counter, a release one add. Touched
+ * only where a body arrives from the network, never by a cache hit.
  */
 public final class BodyBudget {
 
@@ -50,7 +52,13 @@ public final class BodyBudget {
         return maxBytes;
     }
 
-    private boolean take(long bytes) {
+    /**
+     * Takes {@code bytes} at once if they fit: for a body whose whole length is known before any of
+     * it is kept (a forwarded reply). Whoever took them gives them back with {@link #giveBack}, once.
+     *
+     * @return whether they fit (nothing is taken when they do not)
+     */
+    public boolean take(long bytes) {
         while (true) {
             long now = used.get();
             if (bytes > maxBytes - now) {
@@ -62,13 +70,31 @@ public final class BodyBudget {
         }
     }
 
-    private void giveBack(long bytes) {
+    /** Gives back {@code bytes} that {@link #take} took. */
+    public void giveBack(long bytes) {
         used.addAndGet(-bytes);
     }
 
-    /** A fetch's share, empty until it {@link Reservation#reserve reserves}; end it with {@link Reservation#release}. */
+    /** An origin fetch's share, empty until it {@link Reservation#reserve reserves}; end it with {@link Reservation#release}. */
     Reservation open() {
-        return new Reservation();
+        return new Reservation(false);
+    }
+
+    /**
+     * A forwarded reply's share, for a transport that reserves a body as it arrives
+     * ({@link BoundedBody}); its refusal is a {@link NoRoomForReplyException}. Hand what it holds to
+     * the reply with {@link Reservation#handOver}, or end it with {@link Reservation#release}.
+     */
+    public Reservation openForReply() {
+        return new Reservation(true);
+    }
+
+    /**
+     * The failure of a forward whose reply found no room: {@code what} was refused (say, "a reply
+     * of N bytes from member X over binary").
+     */
+    public NoRoomForReplyException replyRefusal(String what) {
+        return new NoRoomForReplyException(holding() + ": no room for " + what);
     }
 
     /** What this member holds of at most what, under which key: the start of every refusal. */
@@ -81,12 +107,17 @@ public final class BodyBudget {
      * all of them back, once however often it is called, and a reservation refuses more after it.
      * Safe to use from more than one thread (a fetch's deadline may fire on another).
      */
-    final class Reservation {
+    public final class Reservation {
 
         private static final long RELEASED = -1;
 
         /** Bytes reserved so far, or {@link #RELEASED}. */
         private final AtomicLong held = new AtomicLong();
+        private final boolean reply;
+
+        private Reservation(boolean reply) {
+            this.reply = reply;
+        }
 
         /**
          * Reserves {@code bytes} more for this body.
@@ -113,12 +144,22 @@ public final class BodyBudget {
             }
         }
 
-        /** Gives back every byte reserved; only the first call does anything. */
-        void release() {
+        /** Gives back every byte reserved; only the first call (or {@link #handOver}) does anything. */
+        public void release() {
             long bytes = held.getAndSet(RELEASED);
             if (bytes > 0) {
                 giveBack(bytes);
             }
+        }
+
+        /**
+         * Ends this reservation without giving its bytes back: they pass to whoever holds the body
+         * now, who gives them back with {@link #giveBack} (a {@link Served#received} reply does).
+         *
+         * @return the bytes handed over; 0 when released already
+         */
+        public long handOver() {
+            return Math.max(0, held.getAndSet(RELEASED));
         }
 
         /** Bytes this body holds now (0 once released). */
@@ -128,7 +169,8 @@ public final class BodyBudget {
 
         /** The failure of a body refused {@code what} (say, "an answer of N bytes (its Content-Length)"). */
         OverloadedException refusal(String what) {
-            return new OverloadedException(holding() + ": no room for " + what);
+            String message = holding() + ": no room for " + what;
+            return reply ? new NoRoomForReplyException(message) : new OverloadedException(message);
         }
     }
 

@@ -34,11 +34,13 @@ public final class BoundedBody {
     /**
      * As {@link #read(HttpClientRequest, HttpClientResponse, int, Function)}, holding only bytes
      * that {@code bytes} reserved first; failed with {@link OverloadedException} when it cannot
-     * reserve them. The caller releases {@code bytes} when its fetch ends, whichever way.
+     * reserve them ({@link NoRoomForReplyException} for a reply's share,
+     * {@link BodyBudget#openForReply}). The caller releases {@code bytes} when its fetch ends,
+     * whichever way, or hands them over to the body it keeps.
      *
      * @param bytes the fetch's share of its member's budget; null: none (nothing reserved)
      */
-    static Future<Buffer> read(HttpClientRequest request, HttpClientResponse response, int maxBytes,
+    public static Future<Buffer> read(HttpClientRequest request, HttpClientResponse response, int maxBytes,
                                Function<String, ? extends RuntimeException> tooLarge, BodyBudget.Reservation bytes) {
         long declared = contentLength(response.getHeader("Content-Length"));
         if (declared > maxBytes) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.impl.MemberImpl;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The per-attempt time limit on a real Vert.x event loop: an attempt with no answer fails with
  * the MicroProfile timeout on that loop after the limit, and is counted; an answer in time passes
- * through unchanged, its timer cancelled, nothing counted; off the event loops the limit holds too.
+ * through unchanged, its timer cancelled, nothing counted; off the event loops the limit holds too;
+ * an answer after the limit, which no one will send on, gives its body's bytes back at once.
  */
 class AttemptTimeLimitTest {
 
@@ -100,6 +102,27 @@ class AttemptTimeLimitTest {
                 .withCauseInstanceOf(ForwardFailedException.class);
         Thread.sleep(300);
         assertThat(limit.timedOut()).isZero();
+    }
+
+    @Test
+    void anAnswerAfterTheLimitGivesItsBodysBytesBack() throws Exception {
+        AttemptTimeLimit limit = new AttemptTimeLimit(Duration.ofMillis(50));
+        BodyBudget budget = new BodyBudget(1000);
+        assertThat(budget.take(300)).isTrue();
+        CompletableFuture<Served> attempt = new CompletableFuture<>();
+        CompletionStage<Served> limited = onLoop(() -> limit.limit(attempt, MEMBER));
+        assertThat(limited.toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(TimeoutException.class);
+
+        Served late = Served.received(new OriginAnswer(200, "text/plain", new byte[300]), CacheStatus.MISS, "m", budget, 300);
+        CompletableFuture<Void> completed = new CompletableFuture<>();
+        vertx.getOrCreateContext().runOnContext(v -> {
+            attempt.complete(late);
+            completed.complete(null);
+        });
+        completed.get(30, TimeUnit.SECONDS);
+        assertThat(budget.usedBytes()).as("dropped: no one else sends it on").isZero();
+        assertThat(late.holdsBytes()).isFalse();
     }
 
     @Test

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * room a reply takes beside its body (with the longest content type and {@code Location} its
  * length fields allow) leaves {@link BinaryFrames#MAX_BODY} within {@link BinaryFrames#MAX_FRAME}.
  * A reader with a limit on reply bodies refuses a larger one, of either kind, from the part before
- * its body, however the stream is cut, and reads the frames after it as written.
+ * its body, however the stream is cut, and reads the frames after it as written; a reader with a
+ * reply admission asks it once per reply frame, before any of its body, however the stream is cut.
  */
 class BinaryFramesTest {
 
@@ -89,5 +90,28 @@ class BinaryFramesTest {
                 .isLessThanOrEqualTo(BinaryFrames.MAX_FRAME);
         assertThat(BinaryFrames.fits(new Served(new OriginAnswer(200, type, new byte[0]), CacheStatus.HIT, "m"))).isTrue();
         assertThat(BinaryFrames.fits(new Served(new OriginAnswer(200, type + "t", new byte[0]), CacheStatus.HIT, "m"))).isFalse();
+    }
+
+    @Test
+    void aReaderAsksItsAdmissionOncePerReplyBeforeItsBodyHoweverTheStreamIsCut() {
+        Served a = new Served(new OriginAnswer(200, "text/plain", new byte[600]), CacheStatus.HIT, "m");
+        Served b = new Served(new OriginAnswer(307, "text/html", new byte[700], "/elsewhere"), CacheStatus.MISS, "m");
+        Served c = new Served(new OriginAnswer(200, "text/plain", new byte[800]), CacheStatus.MISS, "m");
+        Buffer stream = Buffer.buffer().appendBuffer(BinaryFrames.served(1, a)).appendBuffer(BinaryFrames.served(2, b))
+                .appendBuffer(BinaryFrames.failed(3, RemoteFailure.OVERLOADED, "busy")).appendBuffer(BinaryFrames.served(4, c));
+        for (int cut : new int[] {stream.length(), 1, 7, 13, 1024}) {
+            List<String> seen = new ArrayList<>();
+            BinaryFrames.Reader reader = new BinaryFrames.Reader((buffer, start, length, id, kind) -> {
+                seen.add(id + (kind == BinaryFrames.FAILED ? " failed" : " kept"));
+            }, (id, bodyBytes) -> {
+                seen.add(id + " asked " + bodyBytes);
+                return id != 2; // refuse the redirect: its bytes go by
+            });
+            for (int at = 0; at < stream.length(); at += cut) {
+                reader.feed(stream.getBuffer(at, Math.min(stream.length(), at + cut)));
+            }
+            assertThat(seen).as("fed %d bytes at a time", cut)
+                    .containsExactly("1 asked 600", "1 kept", "2 asked 700", "3 failed", "4 asked 800", "4 kept");
+        }
     }
 }

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
@@ -30,7 +32,8 @@ import org.junit.jupiter.api.TestInstance;
  * {@link java.io.Serializable}, so Java serialization could not carry them), failures come
  * back as the exceptions failover acts on, and a reply past this member's
  * {@code ketama.router.origin.max-body-bytes} (from an owner whose own limit is larger) fails the
- * forward as the other transports do.
+ * forward as the other transports do; a reply is held in this member's budget once handed over,
+ * until released, and one without room there fails with {@link NoRoomForReplyException}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HazelcastForwardClientTest {
@@ -106,6 +109,29 @@ class HazelcastForwardClientTest {
                 .withMessageContaining("over hazelcast answered a forward with a body of " + (LIMIT + 1) + " bytes")
                 .withMessageContaining("at most " + LIMIT + " bytes (ketama.router.origin.max-body-bytes)");
         assertThat(ownerServer.cache().peek("sized-" + (LIMIT + 1))).as("the owner took it, under its own limit").isNotNull();
+    }
+
+    @Test
+    void aReplyIsHeldInTheBudgetOnceHandedOverAndOneWithoutRoomFailsTheForward() throws Exception {
+        BodyBudget budget = new BodyBudget(LIMIT + LIMIT / 2);
+        HazelcastForwardClient budgeted = new HazelcastForwardClient(caller, vertx, LIMIT, budget);
+        Member target = owner.getCluster().getLocalMember();
+        Served held = budgeted.forward(target, "sized-" + LIMIT).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertThat(held.heldBytes()).isEqualTo(LIMIT);
+        assertThat(budget.usedBytes()).isEqualTo(LIMIT);
+        assertThat(budgeted.forward(target, "sized-" + (LIMIT - 1)).toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseExactlyInstanceOf(NoRoomForReplyException.class)
+                .withMessageContaining("(ketama.router.admission.max-buffered-bytes)")
+                .withMessageContaining("no room for a reply of " + (LIMIT - 1) + " bytes from member " + Members.address(target)
+                        + " over hazelcast");
+        assertThat(budget.usedBytes()).as("the refused reply holds nothing").isEqualTo(LIMIT);
+        held.release();
+        assertThat(budget.usedBytes()).isZero();
+        Served fits = budgeted.forward(target, "sized-" + (LIMIT - 1)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertThat(fits.answer().body()).hasSize(LIMIT - 1);
+        fits.release();
+        assertThat(budget.usedBytes()).isZero();
     }
 
     @Test

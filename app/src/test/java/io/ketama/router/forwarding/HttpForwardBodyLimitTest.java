@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
+import io.ketama.testing.Await;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -30,8 +33,10 @@ import org.junit.jupiter.api.TestInstance;
  * is larger (a real {@link HttpForwardHandler} and {@link KeyServer} whose origin answers 1 MiB)
  * and a stand-in owner endpoint that sends 1 MiB without a {@code Content-Length} (chunked) both
  * fail the forward with a {@link ForwardFailedException}, which the failover chain answers with
- * the next candidate, as the binary transport fails a frame past its limit. Real members and
- * sockets on 127.0.0.1.
+ * the next candidate, as the binary transport fails a frame past its limit. An answer's body is held
+ * in this member's budget as it arrives and by the answer until released; every forward that fails
+ * gives back what it took, and one without room fails with {@link NoRoomForReplyException}, with a
+ * length or without. Real members and sockets on 127.0.0.1.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HttpForwardBodyLimitTest {
@@ -44,6 +49,7 @@ class HttpForwardBodyLimitTest {
     private HttpServer http;
     private Member owner;
     private HttpForwardClient client;
+    private final BodyBudget budget = new BodyBudget(LIMIT + LIMIT / 2);
 
     @BeforeAll
     void start() throws Exception {
@@ -74,7 +80,8 @@ class HttpForwardBodyLimitTest {
                 new OriginAnswer(200, "application/octet-stream", body(key.startsWith("large-") ? LARGE : LIMIT))), 64),
                 Members.address(owner));
         receiver.attach(ownerKeys);
-        client = new HttpForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(60), 4, ForwardSecret.NONE, LIMIT);
+        client = new HttpForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(60), 4, ForwardSecret.NONE, LIMIT,
+                budget);
     }
 
     private static byte[] body(int length) {
@@ -100,6 +107,36 @@ class HttpForwardBodyLimitTest {
     void anAnswerOfExactlyTheLimitIsTaken() throws Exception {
         Served served = forward("fits").get(60, TimeUnit.SECONDS);
         assertThat(served.answer().body()).hasSize(LIMIT);
+        assertThat(served.heldBytes()).isEqualTo(LIMIT);
+        served.release();
+        assertThat(budget.usedBytes()).isZero();
+    }
+
+    @Test
+    void anAnswerWithoutRoomFailsTheForwardWithOrWithoutALengthAndGivesBackWhatItTook() throws Exception {
+        long held = budget.maxBytes() - LIMIT / 2; // room for half an answer
+        assertThat(budget.take(held)).isTrue();
+        try {
+            assertThat(forward("no-room")).failsWithin(60, TimeUnit.SECONDS)
+                    .withThrowableOfType(ExecutionException.class)
+                    .withCauseExactlyInstanceOf(NoRoomForReplyException.class)
+                    .withMessageContaining("(ketama.router.admission.max-buffered-bytes)")
+                    .withMessageContaining("no room for an answer of " + LIMIT + " bytes (its Content-Length)");
+            assertThat(budget.usedBytes()).isEqualTo(held);
+            // without a length: chunks reserved until one does not fit, then all of them given back
+            assertThat(forward(CHUNKED + "no-room")).failsWithin(60, TimeUnit.SECONDS)
+                    .withThrowableOfType(ExecutionException.class)
+                    .withCauseExactlyInstanceOf(NoRoomForReplyException.class)
+                    .withMessageContaining("of an answer without Content-Length");
+            Await.until(() -> budget.usedBytes() == held, Duration.ofSeconds(60),
+                    () -> "the chunks' bytes given back; the budget holds " + budget.usedBytes());
+        } finally {
+            budget.giveBack(held);
+        }
+        Served served = forward("room-again").get(60, TimeUnit.SECONDS);
+        assertThat(served.answer().body()).hasSize(LIMIT);
+        served.release();
+        assertThat(budget.usedBytes()).isZero();
     }
 
     @Test
@@ -114,7 +151,11 @@ class HttpForwardBodyLimitTest {
                 .withCauseExactlyInstanceOf(ForwardFailedException.class)
                 .withMessageContaining("more than " + LIMIT + " bytes")
                 .withMessageContaining("ketama.router.origin.max-body-bytes");
+        Await.until(() -> budget.usedBytes() == 0, Duration.ofSeconds(60),
+                () -> "the refused answers' bytes given back; the budget holds " + budget.usedBytes());
         // the client still forwards to that member: the refused connections were closed, not left half read
-        assertThat(forward("fits-after").get(60, TimeUnit.SECONDS).answer().body()).hasSize(LIMIT);
+        Served after = forward("fits-after").get(60, TimeUnit.SECONDS);
+        assertThat(after.answer().body()).hasSize(LIMIT);
+        after.release();
     }
 }
