@@ -55,6 +55,8 @@ public interface RouterConfig {
         /**
          * Most heap the local cache holds, e.g. {@code 64M}, {@code 1G}: keys and bodies (padded to 8
          * bytes) plus 176 bytes an entry for its structures (224 on heaps of 32 GB or more), as JOL measured them.
+         * 1 byte to 9,223,372,036,854,775,807 bytes (a long), else start-up stops naming this key,
+         * the value and the range.
          */
         @WithDefault("64M")
         MemorySize maxBytes();
@@ -104,7 +106,8 @@ public interface RouterConfig {
          * problem, and nothing is cached. This member takes a forwarded answer (from the owner it sent
          * a key to, by any transport) only up to this size too, whatever the owner's own limit: a
          * larger one fails that forward and the next candidate serves. 1 byte to 268,173,312 bytes
-         * (the binary channel's largest frame, 256 MiB, less 256 KiB for the rest of a reply).
+         * (the binary channel's largest frame, 256 MiB, less 256 KiB for the rest of a reply), else
+         * start-up stops naming this key, the value and the range.
          */
         @WithDefault("16M")
         MemorySize maxBodyBytes();

@@ -46,6 +46,7 @@ class ServingParts {
 
     private static final Logger LOG = Logger.getLogger(ServingParts.class);
     static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
+    static final String CACHE_MAX_BYTES_KEY = "ketama.router.cache.max-bytes";
     /** How long a stopping member waits for the forwarded keys it is serving. */
     private static final long STOP_WAIT_MILLIS = 5_000;
 
@@ -67,7 +68,7 @@ class ServingParts {
         this.endpoints = endpoints;
         this.hazelcast = hazelcast;
         this.localMember = hazelcast.getCluster().getLocalMember();
-        this.cache = configured("ketama.router.cache.max-bytes", () -> new LocalCache(config.cache().maxBytes().asLongValue()));
+        this.cache = new LocalCache(cacheMaxBytes(config.cache().maxBytes()));
         this.bodyBudget = bodyBudget(config.admission().maxBufferedBytes(), maxBodyBytes(config.origin().maxBodyBytes()));
         this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx, bodyBudget));
         this.keyServer = new KeyServer(cache, origin, Members.address(localMember));
@@ -103,19 +104,37 @@ class ServingParts {
     }
 
     /**
-     * {@code ketama.router.origin.max-body-bytes} checked: 1 to {@link BinaryForwardServer#MAX_BODY_BYTES},
-     * so no answer a member serves can make a binary frame past the channel's limit.
+     * {@code ketama.router.cache.max-bytes} checked: 1 byte to {@link Long#MAX_VALUE}. Read as the
+     * {@link BigInteger} it is: a size past a long ({@code 1Z}, {@code 9999999999G}) is refused
+     * naming the key, not an {@link ArithmeticException} from {@link MemorySize#asLongValue}.
      *
-     * @throws IllegalArgumentException naming the key and the allowed range
+     * @throws IllegalArgumentException naming the key, the value and the allowed range
+     */
+    static long cacheMaxBytes(MemorySize configured) {
+        return configured(CACHE_MAX_BYTES_KEY, () -> {
+            BigInteger bytes = configured.asBigInteger();
+            if (bytes.signum() < 1 || bytes.bitLength() > 63) {
+                throw new IllegalArgumentException("must be 1 to " + Long.MAX_VALUE + " bytes, e.g. 64M; was " + bytes);
+            }
+            return bytes.longValue();
+        });
+    }
+
+    /**
+     * {@code ketama.router.origin.max-body-bytes} checked: 1 to {@link BinaryForwardServer#MAX_BODY_BYTES},
+     * so no answer a member serves can make a binary frame past the channel's limit. Read as the
+     * {@link BigInteger} it is, so a size past a long is refused like any other too large.
+     *
+     * @throws IllegalArgumentException naming the key, the value and the allowed range
      */
     static int maxBodyBytes(MemorySize configured) {
         return configured(MAX_BODY_BYTES_KEY, () -> {
-            long bytes = configured.asLongValue();
-            if (bytes < 1 || bytes > BinaryForwardServer.MAX_BODY_BYTES) {
+            BigInteger bytes = configured.asBigInteger();
+            if (bytes.signum() < 1 || bytes.compareTo(BigInteger.valueOf(BinaryForwardServer.MAX_BODY_BYTES)) > 0) {
                 throw new IllegalArgumentException("must be 1 to " + BinaryForwardServer.MAX_BODY_BYTES + " bytes (the binary "
                         + "forward channel's largest frame, 256 MiB, less 256 KiB for the rest of a reply), e.g. 16M; was " + bytes);
             }
-            return (int) bytes;
+            return bytes.intValueExact();
         });
     }
 

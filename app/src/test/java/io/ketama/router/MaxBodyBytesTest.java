@@ -6,13 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.serving.HttpOrigin;
 import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.runtime.configuration.MemorySizeConverter;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code ketama.router.origin.max-body-bytes} is held to 1 byte .. the binary channel's largest
  * body, so no answer a member serves can make a frame past the channel's limit; a value out of
- * range stops start-up with a message naming the key and the range.
+ * range, one past a long included ({@code 1Z}, or {@code 9999999999G}, which overflows one), stops
+ * start-up with a message naming the key, the value and the range.
  */
 class MaxBodyBytesTest {
 
@@ -36,6 +38,20 @@ class MaxBodyBytesTest {
                     .hasMessageStartingWith("invalid configuration ketama.router.origin.max-body-bytes: must be 1 to "
                             + BinaryForwardServer.MAX_BODY_BYTES + " bytes")
                     .hasMessageEndingWith("was " + bad);
+        }
+    }
+
+    @Test
+    void aSizePastALongIsRefusedNamingTheKeyTheValueAndTheRangeNotAnArithmeticException() {
+        MemorySizeConverter sizes = new MemorySizeConverter();
+        for (String bad : new String[] {"1Z", "9999999999G", "9223372036854775808"}) {
+            BigInteger bytes = sizes.convert(bad).asBigInteger();
+            assertThat(bytes.bitLength()).as("%s is past a long", bad).isGreaterThan(63);
+            assertThatThrownBy(() -> ServingParts.maxBodyBytes(sizes.convert(bad))).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("invalid configuration ketama.router.origin.max-body-bytes: must be 1 to "
+                            + BinaryForwardServer.MAX_BODY_BYTES + " bytes")
+                    .hasMessageEndingWith("was " + bytes);
         }
     }
 }
