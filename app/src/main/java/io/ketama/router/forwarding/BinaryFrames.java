@@ -305,7 +305,23 @@ final class BinaryFrames {
                 handler.frame(buffer, pos, length, buffer.getInt(pos + 4), buffer.getByte(pos + 8));
                 pos += 4 + length;
             }
-            rest = pos == end ? null : buffer.getBuffer(pos, end);
+            rest = pos == end ? null : rest(buffer, pos, end);
+        }
+
+        /**
+         * What is kept of an incomplete frame until the next read. A frame of 16 MiB arrives in
+         * some 256 reads: copying what arrived so far at each of them would move 2 GiB, so the part
+         * already held in a buffer of its own is kept as it is, and a new part is copied once into a
+         * buffer sized for its whole frame (known once its length field is in), which the next reads
+         * fill without growing it.
+         */
+        private Buffer rest(Buffer buffer, int pos, int end) {
+            if (pos == 0 && buffer == rest) {
+                return rest;
+            }
+            int have = end - pos;
+            int whole = have >= 4 ? 4 + buffer.getInt(pos) : have;
+            return Buffer.buffer(Math.max(whole, have)).appendBuffer(buffer, pos, have);
         }
     }
 }

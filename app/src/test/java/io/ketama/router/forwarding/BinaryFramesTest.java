@@ -28,6 +28,35 @@ class BinaryFramesTest {
         return read;
     }
 
+    /**
+     * A large reply arrives in many socket reads; the reader must hold its bytes once, not copy
+     * what it has so far at every read (16 MiB in 64 KiB reads would be 256 copies, 2 GiB). Bytes
+     * allocated by the reading thread are measured, not time.
+     */
+    @Test
+    void aLargeReplyArrivingInManyReadsIsHeldOnceNotCopiedAtEveryRead() {
+        int bodyBytes = 16 * 1024 * 1024;
+        Served large = new Served(new OriginAnswer(200, "application/octet-stream", new byte[bodyBytes]), CacheStatus.HIT, "m");
+        Buffer stream = Buffer.buffer().appendBuffer(BinaryFrames.served(1, large))
+                .appendBuffer(BinaryFrames.failed(2, RemoteFailure.OVERLOADED, "busy"));
+        List<Buffer> reads = new ArrayList<>();
+        for (int at = 0; at < stream.length(); at += 64 * 1024) {
+            reads.add(stream.getBuffer(at, Math.min(stream.length(), at + 64 * 1024)));
+        }
+        List<String> seen = new ArrayList<>();
+        BinaryFrames.Reader reader = new BinaryFrames.Reader((buffer, start, length, id, kind) -> seen.add(id + " " + length));
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(thread);
+        for (Buffer read : reads) {
+            reader.feed(read);
+        }
+        long allocated = threads.getThreadAllocatedBytes(thread) - before;
+        assertThat(seen).hasSize(2);
+        assertThat(allocated).as("bytes allocated reading a %d-byte reply in %d reads", bodyBytes, reads.size())
+                .isLessThan(3L * bodyBytes);
+    }
+
     @Test
     void answersWithAndWithoutALocationReadBackAsWritten() {
         Served plain = new Served(new OriginAnswer(200, "text/plain", new byte[] {1, 2, 3}), CacheStatus.HIT, "m");
