@@ -3,7 +3,10 @@ import { JsonRpc } from 'jsonrpc';
 
 /**
  * The ketama card: members (weight, features, data centre), each ring's points, bytes and balance,
- * the migration state, and a box that answers "who owns this key".
+ * the migration state, the rings as a picture (RingPicture: each member's arcs, its share against its
+ * weight share, the v1/v2 split and what its next step moves, the hot keys marked), the heaviest keys entering
+ * this member with their rates and owners (where the application counts them), and a box that answers
+ * "who owns this key".
  */
 export class QwcKetamaRings extends LitElement {
 
@@ -16,11 +19,14 @@ export class QwcKetamaRings extends LitElement {
         .local { font-weight: bold; }
         .lookup { display: flex; gap: 0.5em; align-items: center; }
         input { padding: 0.3em; }
+        .picture { max-width: 100%; height: auto; border: 1px solid var(--lumo-contrast-10pct); }
     `;
 
     static properties = {
         _rings: { state: true },
         _owner: { state: true },
+        _picture: { state: true },
+        _hot: { state: true },
     };
 
     connectedCallback() {
@@ -30,12 +36,34 @@ export class QwcKetamaRings extends LitElement {
 
     _refresh() {
         this.jsonRpc.getRings().then(response => { this._rings = response.result; });
+        this.jsonRpc.getHotKeys().then(response => { this._hot = response.result; });
+        this.jsonRpc.getPicture().then(response => {
+            this._picture = 'data:image/svg+xml;base64,' + btoa(unescape(encodeURIComponent(response.result)));
+        });
     }
 
     _lookup() {
         const key = this.renderRoot.querySelector('#key').value;
         const features = this.renderRoot.querySelector('#features').value;
         this.jsonRpc.owner({ key: key, features: features }).then(response => { this._owner = response.result; });
+    }
+
+    _hotKeys() {
+        const h = this._hot;
+        if (!h) {
+            return html`<div>Loading the hot keys…</div>`;
+        }
+        if (!h.counted) {
+            return html`<div id="hot-keys-none">This application counts no hot keys.</div>`;
+        }
+        if (h.keys.length === 0) {
+            return html`<div id="hot-keys-none">No key is hot here now.</div>`;
+        }
+        return html`<table id="hot-keys">
+            <tr><th>key</th><th>requests/s here</th><th>owner</th><th>next candidate</th><th>ring</th></tr>
+            ${h.keys.map(k => html`<tr data-key=${k.key} data-owner=${k.owner ?? ''}><td>${k.key}</td><td>${k.rate.toFixed(1)}</td>
+                <td>${k.owner ?? 'none'}</td><td>${k.next ?? ''}</td><td>${k.version}</td></tr>`)}
+        </table>`;
     }
 
     render() {
@@ -46,6 +74,9 @@ export class QwcKetamaRings extends LitElement {
         return html`
             <div>Generation ${r.generation}, built ${r.builtAt} in ${r.buildMillis.toFixed(1)} ms (${r.reason})
                 <button @click=${() => this._refresh()}>Refresh</button></div>
+            ${this._picture ? html`<img class="picture" id="ring-picture" alt="the rings" src=${this._picture}>` : ''}
+            <h3>Hot keys</h3>
+            ${this._hotKeys()}
             <h3>Members</h3>
             <table>
                 <tr><th>address</th><th>identity</th><th>weight</th><th>features</th><th>data centre</th><th>node id</th></tr>
@@ -69,7 +100,8 @@ export class QwcKetamaRings extends LitElement {
                 <input id="features" placeholder="required features (a,b)">
                 <button @click=${() => this._lookup()}>Look up</button>
             </div>
-            ${this._owner ? html`<div>${this._owner.owner === null
+            ${this._owner ? html`<div id="owner-result" data-key=${this._owner.key} data-owner=${this._owner.owner ?? ''}
+                    data-ring=${this._owner.version} data-candidates=${this._owner.candidates.join(',')}>${this._owner.owner === null
                 ? html`No member has every required feature (ring ${this._owner.version}).`
                 : html`<b>${this._owner.owner}</b> on ring ${this._owner.version}; failover order: ${this._owner.candidates.join(' → ')}`}</div>` : ''}
         `;

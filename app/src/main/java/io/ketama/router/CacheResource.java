@@ -22,7 +22,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -61,22 +60,24 @@ public class CacheResource {
     static final String RING = "X-Ketama-Ring";
     static final String CACHE = "X-Ketama-Cache";
     static final String FAILOVER = "X-Ketama-Failover";
+    /** On an answer a later candidate served because the owner was past its bound (bounded loads): {@code 1}. */
+    static final String SPILLED = "X-Ketama-Spilled";
     static final String PREFIX = "/cache/";
 
     private final OwnerLookup owners;
     private final RouterMetrics metrics;
-    private final UUID localMember;
     private final KeyServer keyServer;
     private final FailoverChain chain;
     private final RedirectLocations redirects;
+    private final io.ketama.router.load.OwnerLoad load;
 
     CacheResource(OwnerLookup owners, ServingParts parts, RouterMetrics metrics) {
         this.owners = owners;
         this.metrics = metrics;
-        this.localMember = parts.localMember().getUuid();
         this.keyServer = parts.keyServer();
         this.chain = parts.chain();
         this.redirects = parts.redirects();
+        this.load = parts.ownerLoad();
     }
 
     @GET
@@ -100,7 +101,9 @@ public class CacheResource {
                 @Header(name = SERVED_BY, description = "host:port of the member that served it"),
                 @Header(name = RING, description = "Ring version that chose the owner: v1 or v2"),
                 @Header(name = CACHE, description = "HIT, MISS, or BYPASS (origin fetched directly, nothing cached)"),
-                @Header(name = FAILOVER, description = "Present when candidates failed first: how many")
+                @Header(name = FAILOVER, description = "Present when candidates failed first: how many"),
+                @Header(name = SPILLED, description = "Present (1) when the owner was past its bound and the key's next "
+                        + "candidate served it (bounded loads)")
             })
     @APIResponse(responseCode = "400", description = "Empty key, malformed or unknown features",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -118,15 +121,21 @@ public class CacheResource {
         RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
         Selection selection = owners.select(key, features);
         Member owner = selection.owner();
-        if (owner.getUuid().equals(localMember)) {
-            Served hit = keyServer.hit(key.text());
-            if (hit != null) {
-                metrics.served(CacheStatus.HIT, false, 0);
-                return CompletableFuture.completedFuture(answer(selection, hit).build());
+        boolean ownerSpilled = false;
+        if (owner.localMember()) {
+            if (load.admit(key.text())) {
+                Served hit = keyServer.hit(key.text());
+                if (hit != null) {
+                    metrics.served(CacheStatus.HIT, false, 0);
+                    return CompletableFuture.completedFuture(answer(selection, hit).build());
+                }
+            } else {
+                ownerSpilled = true;
             }
         }
         CompletableFuture<Response> response = new CompletableFuture<>();
-        chain.serve(key.text(), selection.candidates()).whenComplete((outcome, failure) -> {
+        (ownerSpilled ? chain.serveSpilled(key.text(), selection.candidates()) : chain.serve(key.text(), selection.candidates()))
+                .whenComplete((outcome, failure) -> {
             if (failure != null) {
                 response.completeExceptionally(problem(Failures.cause(failure)));
                 return;
@@ -143,6 +152,10 @@ public class CacheResource {
             Response.ResponseBuilder answer = answer(selection, served);
             if (!outcome.failures().isEmpty()) {
                 answer.header(FAILOVER, outcome.failures().size());
+            }
+            if (outcome.spilled()) {
+                metrics.spilled();
+                answer.header(SPILLED, "1");
             }
             response.complete(answer.build());
         });

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ketama.core.RingVersion;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.forwarding.FailoverChain;
+import io.ketama.router.hot.HotKeys;
+import io.ketama.router.hot.NearCache;
+import io.ketama.router.load.OwnerLoad;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.Failures;
 import io.ketama.router.serving.KeyServer;
@@ -22,6 +25,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -52,6 +56,12 @@ import org.jboss.logging.Logger;
  * {@code HEAD} (no body is written) or a client already gone, and on any failure to write. Exactly
  * once: {@link Served#release} gives back only the first time. A local hit holds nothing, and its
  * answer is written as before, with no listener.
+ *
+ * <p>Hot keys (app/README, "Hot keys"): every key routed here is counted in {@link HotKeys}; a key
+ * this member owns is admitted by its {@link OwnerLoad} before its local hit (past its bound it goes
+ * to the key's next candidate); a key another member owns is answered from its near copy
+ * ({@link NearCache}, {@code X-Ketama-Cache: NEAR}) while one is held and the request requires no
+ * features, and a forwarded answer is offered to the near cache (kept only for a hot key).
  */
 @Singleton
 class CacheRoute {
@@ -66,6 +76,8 @@ class CacheRoute {
     private static final CharSequence RING = HttpHeaders.createOptimized(CacheResource.RING);
     private static final CharSequence CACHE = HttpHeaders.createOptimized(CacheResource.CACHE);
     private static final CharSequence FAILOVER = HttpHeaders.createOptimized(CacheResource.FAILOVER);
+    private static final CharSequence SPILLED = HttpHeaders.createOptimized(CacheResource.SPILLED);
+    private static final CharSequence ONE = HttpHeaders.createOptimized("1");
     private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
     private static final CharSequence PROBLEM = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
     private static final CharSequence CONTENT_LENGTH = HttpHeaders.CONTENT_LENGTH;
@@ -77,21 +89,29 @@ class CacheRoute {
     private final OwnerLookup owners;
     private final RouterMetrics metrics;
     private final ObjectMapper json;
-    private final UUID localMember;
     private final KeyServer keyServer;
     private final FailoverChain chain;
     private final CharSequence localAddress;
     private final RedirectLocations redirects;
+    /** This member's load as a key's server: a key it owns is admitted here before its local hit. */
+    private final OwnerLoad load;
+    private final HotKeys hot;
+    /** Null: no near copies. */
+    private final NearCache near;
+    private final io.ketama.router.tracing.Tracing tracing;
 
     CacheRoute(OwnerLookup owners, ServingParts parts, RouterMetrics metrics, ObjectMapper json) {
         this.owners = owners;
         this.metrics = metrics;
         this.json = json;
-        this.localMember = parts.localMember().getUuid();
         this.keyServer = parts.keyServer();
         this.chain = parts.chain();
         this.localAddress = HttpHeaders.createOptimized(keyServer.memberAddress());
         this.redirects = parts.redirects();
+        this.load = parts.ownerLoad();
+        this.hot = parts.hotKeys();
+        this.near = parts.nearCache();
+        this.tracing = parts.tracing();
     }
 
     private static <E extends Enum<E>> CharSequence[] values(E[] constants, Function<E, String> text) {
@@ -111,9 +131,12 @@ class CacheRoute {
         HttpServerRequest request = ctx.request();
         RawKey key;
         Selection selection;
+        boolean plain; // requires no features: a near copy may answer it
         try {
             key = RawKey.fromRequestTarget(request.uri(), CacheResource.PREFIX);
-            selection = owners.select(key, request.headers().getAll(FeaturesHeader.NAME));
+            List<String> featureHeaders = request.headers().getAll(FeaturesHeader.NAME);
+            plain = featureHeaders.isEmpty();
+            selection = owners.select(key, featureHeaders);
         } catch (RuntimeException e) {
             if (request.method() == HttpMethod.HEAD) {
                 HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
@@ -124,36 +147,83 @@ class CacheRoute {
             return;
         }
         HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
-        if (selection.owner().getUuid().equals(localMember)) {
-            Served hit = keyServer.hit(key.text());
-            if (hit != null) {
-                metrics.served(hit.cache(), false, 0);
-                answer(request, localAddress, selection, hit, localAddress, 0);
+        String text = key.text();
+        hot.record(text);
+        io.ketama.router.tracing.RouteSpan span = tracing.entry(text); // null unless tracing is on
+        if (span != null) {
+            span.route(RING_LABELS[selection.version().ordinal()].toString(),
+                    selection.owner().localMember() ? keyServer.memberAddress() : Members.address(selection.owner()));
+        }
+        boolean ownerSpilled = false;
+        if (selection.owner().localMember()) { // not by UUID: a split-brain merge gives this member a new one
+            if (load.admit(text)) { // counted as served here, or refused past the bound
+                Served hit = keyServer.hit(text);
+                if (hit != null) {
+                    metrics.served(hit.cache(), false, 0);
+                    if (span != null) {
+                        ended(span, hit, 0, false);
+                    }
+                    answer(request, localAddress, selection, hit, localAddress, 0, false);
+                    return;
+                }
+            } else {
+                ownerSpilled = true;
+            }
+        } else if (near != null && plain) {
+            OriginAnswer copy = near.get(text);
+            if (copy != null) {
+                metrics.served(CacheStatus.NEAR, false, 0);
+                if (span != null) {
+                    span.cache(CacheStatus.NEAR);
+                    span.end();
+                }
+                answer(request, Members.address(selection.owner()), selection,
+                        new Served(copy, CacheStatus.NEAR, keyServer.memberAddress()), localAddress, 0, false);
                 return;
             }
         }
+        boolean nearCopy = near != null && plain && !ownerSpilled && !selection.owner().localMember();
         CompletionStage<FailoverChain.Outcome> done;
         try {
-            done = chain.serve(key.text(), selection.candidates());
+            done = ownerSpilled ? chain.serveSpilled(text, selection.candidates(), span)
+                    : chain.serve(text, selection.candidates(), span);
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e);
         }
         done.whenComplete((outcome, failure) -> {
             if (failure != null) {
+                if (span != null) {
+                    span.fail(Failures.cause(failure));
+                }
                 problem(ctx, Failures.cause(failure));
                 return;
             }
             Served served = outcome.served();
+            if (span != null) {
+                ended(span, served, outcome.failures().size(), outcome.spilled());
+            }
             metrics.served(served.cache(), outcome.forwarded(), outcome.failures().size());
-            CharSequence owner = selection.owner().getUuid().equals(localMember) ? localAddress : Members.address(selection.owner());
-            answer(request, owner, selection, served, served.servedBy(), outcome.failures().size());
+            if (outcome.spilled()) {
+                metrics.spilled();
+            }
+            if (nearCopy && outcome.forwarded()) {
+                near.offer(text, served.answer()); // kept for a hot key: its next requests here need no hop
+            }
+            CharSequence owner = selection.owner().localMember() ? localAddress : Members.address(selection.owner());
+            answer(request, owner, selection, served, served.servedBy(), outcome.failures().size(), outcome.spilled());
         });
     }
 
+    private static void ended(io.ketama.router.tracing.RouteSpan span, Served served, int failures, boolean spilled) {
+        span.cache(served.cache());
+        span.failover(failures, spilled);
+        span.end();
+    }
+
     private void answer(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
-                               CharSequence servedBy, int failures) {
+                               CharSequence servedBy, int failures, boolean spilled) {
         try {
-            write(request, owner, selection, served, servedBy, failures);
+            write(request, owner, selection, served, servedBy, failures, spilled);
         } catch (RuntimeException e) {
             served.release(); // nothing will be written now (release after a write began does nothing twice)
             throw e;
@@ -161,7 +231,7 @@ class CacheRoute {
     }
 
     private void write(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
-                       CharSequence servedBy, int failures) {
+                       CharSequence servedBy, int failures, boolean spilled) {
         HttpServerResponse response = request.response();
         if (response.closed() || response.ended()) {
             served.release(); // the client left: nothing of the answer will be written
@@ -176,6 +246,9 @@ class CacheRoute {
                 .add(CACHE, CACHE_LABELS[served.cache().ordinal()]);
         if (failures > 0) {
             headers.add(FAILOVER, Integer.toString(failures));
+        }
+        if (spilled) {
+            headers.add(SPILLED, ONE);
         }
         if (answer.location() != null) {
             headers.add(LOCATION, redirects.forClient(answer.location()));

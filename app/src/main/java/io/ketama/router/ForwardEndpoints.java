@@ -75,6 +75,7 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
             return null;
         });
         hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
+        hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION);
         if (httpPort > 0) {
             hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(httpPort));
         }

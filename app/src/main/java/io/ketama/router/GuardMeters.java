@@ -15,7 +15,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * Each target member's forward guard as meters tagged {@code member="host:port"}, registered with
  * the guard (at the first forward to the member) and removed when the member leaves:
- * {@code ketama_router_forward_calls_total{result="answered"|"failed"}} (forwards, after retries),
+ * {@code ketama_router_forward_calls_total{result="answered"|"failed"|"spilled"}} (forwards, after
+ * retries; spilled: the member was past its bound and the key went to its next candidate),
  * {@code _retries_total}, {@code _in_flight} and {@code _waiting} (its bulkhead now),
  * {@code _busy_total} (refused by its bulkhead), {@code _breaker_open} (1 while its circuit breaker
  * refuses forwards), {@code _breaker_opened_total} and {@code _breaker_refused_total}.
@@ -47,6 +48,8 @@ final class GuardMeters implements Forwarder.GuardWatcher {
                 counter("ketama.router.forward.calls", guard, GuardCounts::answered, member.and("result", "answered"),
                         "Forwards to another member, by how they ended after any retries"),
                 counter("ketama.router.forward.calls", guard, GuardCounts::failed, member.and("result", "failed"),
+                        "Forwards to another member, by how they ended after any retries"),
+                counter("ketama.router.forward.calls", guard, GuardCounts::spilled, member.and("result", "spilled"),
                         "Forwards to another member, by how they ended after any retries"),
                 counter("ketama.router.forward.retries", guard, GuardCounts::retries, member,
                         "Further attempts at a member after a failed forward"),

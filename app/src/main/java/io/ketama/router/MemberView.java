@@ -14,8 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "Member")
 record MemberView(String address, String uuid, boolean local) {
 
-    static MemberView of(Member member, Member localMember) {
-        return new MemberView(Members.address(member), member.getUuid().toString(),
-                member.getUuid().equals(localMember.getUuid()));
+    static MemberView of(Member member) {
+        return new MemberView(Members.address(member), member.getUuid().toString(), member.localMember());
     }
 }

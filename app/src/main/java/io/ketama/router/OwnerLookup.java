@@ -84,4 +84,9 @@ class OwnerLookup {
         }
         return snapshot;
     }
+
+    /** The migration settings this member applies now. */
+    io.ketama.quarkus.MigrationSettings migration() {
+        return selector.migration().settings();
+    }
 }

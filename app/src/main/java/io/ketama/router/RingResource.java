@@ -2,7 +2,9 @@ package io.ketama.router;
 
 import io.ketama.core.RingVersion;
 import io.ketama.quarkus.ExcludedMember;
+import io.ketama.quarkus.HotKeySource;
 import io.ketama.quarkus.MemberInfo;
+import io.ketama.quarkus.RingPicture;
 import io.ketama.quarkus.RingSnapshot;
 import io.ketama.quarkus.RingStats;
 import io.ketama.router.serving.Members;
@@ -26,10 +28,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "routing")
 public class RingResource {
 
-    private final OwnerLookup owners;
+    /** Hot keys marked on the picture: more would hide the arcs. */
+    static final int PICTURE_KEYS = 8;
 
-    RingResource(OwnerLookup owners) {
+    private final OwnerLookup owners;
+    private final HotKeySource hotKeys;
+
+    RingResource(OwnerLookup owners, HotKeySource hotKeys) {
         this.owners = owners;
+        this.hotKeys = hotKeys;
     }
 
     /** A member on the rings. */
@@ -84,6 +91,26 @@ public class RingResource {
         RebuildEntry rebuild = new RebuildEntry(s.generation(), s.builtAt(), s.reason(), s.buildTime().toNanos() / 1e6);
         return new RingView(local == null ? null : Members.address(local), rebuild, members, excluded, rings,
                 List.copyOf(new TreeSet<>(s.knownFeatures())));
+    }
+
+    /** The SVG media type {@link #picture} answers with. */
+    static final String SVG = "image/svg+xml";
+
+    @GET
+    @Produces(SVG + ";qs=0.5") // below JSON: a client that accepts anything gets JSON, as before
+    @Operation(summary = "The current rings as a picture",
+            description = "With Accept: image/svg+xml: the hash circle with each member's arcs (outer band v1, inner band v2), "
+                    + "each member's share of the circle against its weight share, members left out and why, the v1/v2 split and "
+                    + "how many keys the next step of the split moves to another member, and the heaviest keys entering this member "
+                    + "(up to " + PICTURE_KEYS + ") marked where they hash.")
+    @APIResponse(responseCode = "200", description = "The picture", content = @Content(mediaType = SVG))
+    @APIResponse(responseCode = "503", description = "No ring built yet",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public jakarta.ws.rs.core.Response picture() {
+        // the type set here, without the qs parameter that only ranks this method against the JSON one
+        List<String> hot = hotKeys.heaviest().stream().limit(PICTURE_KEYS).map(HotKeySource.HotKey::key).toList();
+        return jakarta.ws.rs.core.Response.ok(RingPicture.svg(owners.anySnapshot(), owners.migration(), Double.NaN, hot),
+                SVG + ";charset=UTF-8").build();
     }
 
     private static MemberEntry entry(MemberInfo m, boolean local) {

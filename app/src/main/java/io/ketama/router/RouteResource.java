@@ -27,11 +27,9 @@ public class RouteResource {
     static final String PREFIX = "/route/";
 
     private final OwnerLookup owners;
-    private final ServingParts parts;
 
-    RouteResource(OwnerLookup owners, ServingParts parts) {
+    RouteResource(OwnerLookup owners) {
         this.owners = owners;
-        this.parts = parts;
     }
 
     /**
@@ -67,10 +65,9 @@ public class RouteResource {
     public RouteView route(@Context HttpServerRequest request, @HeaderParam(FeaturesHeader.NAME) List<String> features) {
         RawKey key = RawKey.fromRequestTarget(request.uri(), PREFIX);
         Selection selection = owners.select(key, features);
-        var local = parts.localMember();
         return new RouteView(key.display(), key.length(), selection.version().label(),
-                FeaturesHeader.parse(features), MemberView.of(selection.owner(), local),
-                selection.candidates().stream().map(m -> MemberView.of(m, local)).toList());
+                FeaturesHeader.parse(features), MemberView.of(selection.owner()),
+                selection.candidates().stream().map(MemberView::of).toList());
     }
 
     @GET

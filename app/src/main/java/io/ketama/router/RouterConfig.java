@@ -19,6 +19,90 @@ public interface RouterConfig {
 
     Admission admission();
 
+    BoundedLoad boundedLoad();
+
+    NearCache nearCache();
+
+    HotKeys hotKeys();
+
+    /**
+     * The keys entering this member that it counts as hot: a count-min sketch of every key asked for
+     * here (4 x 4,096 counters, 64 KiB), decayed by halving, and the heaviest keys beside it. A hot key
+     * is kept near when another member serves it ({@code ketama.router.near-cache.*}), spilled first by
+     * its owner past its soft bound, and listed on the management interface ({@code /q/ketama/hot-keys}).
+     */
+    interface HotKeys {
+        /** How many of the heaviest keys are listed (and spilled first). 1 to 1024, else start-up stops naming this key. */
+        @WithDefault("32")
+        int top();
+
+        /**
+         * A key is hot once it was asked for about this many times here within {@link #window()}
+         * (counts halve every window, so a key asked {@code r} times a second counts between
+         * {@code r·window} and {@code 2·r·window}): at 16 and 1 s, a key asked some 10 times a second or
+         * more. 1 to 1,000,000, else start-up stops naming this key, the value and the range.
+         */
+        @WithDefault("16")
+        int minRequests();
+
+        /** How often every count halves: the memory of the sketch. 100 ms to 1 h, else start-up stops naming this key. */
+        @WithDefault("1s")
+        Duration window();
+    }
+
+    /**
+     * Near copies: an entry member keeps the plain {@code 200} answers other members sent it for hot keys
+     * ({@code ketama.router.hot-keys.*}) for {@link #ttl()}, and answers their requests from them
+     * ({@code X-Ketama-Cache: NEAR}) without a hop. Not for requests that require features.
+     */
+    interface NearCache {
+        /** Whether this member keeps near copies. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Most heap the near copies take, e.g. {@code 16M}, weighed as the local cache weighs an entry
+         * (key, body, 176 bytes of structures); past it the less frequent keys go (W-TinyLFU). Its own
+         * bound, apart from {@code ketama.router.admission.max-buffered-bytes}. 1 byte to
+         * 9,223,372,036,854,775,807 bytes, else start-up stops naming this key, the value and the range.
+         */
+        @WithDefault("16M")
+        MemorySize maxBytes();
+
+        /**
+         * How long a near copy is served after it was received: the most it may lag behind its owner's
+         * answer. Then the next request goes to the owner and its answer replaces the copy. More than 0
+         * and at most 1 h, else start-up stops naming this key, the value and the range.
+         */
+        @WithDefault("1s")
+        Duration ttl();
+    }
+
+    /**
+     * How this service holds each member to its bound (consistent hashing with bounded loads for the
+     * whole cluster's load: see app/README, "Hot keys"). Whether it does, and the balance factor, are
+     * the extension's {@code quarkus.ketama.bounded-load.enabled} and {@code .factor}, which the
+     * service turns on.
+     */
+    interface BoundedLoad {
+        /**
+         * The window a member counts the answers it serves in: after each, it publishes its rate to
+         * the others and takes its bound for the next from theirs. Shorter windows react sooner and
+         * cost more board traffic (one small replicated write a member a window); longer ones smooth
+         * chance out. 10 ms to 10 s, else start-up stops naming this key, the value and the range.
+         */
+        @WithDefault("500ms")
+        Duration window();
+
+        /**
+         * Answers a second a member may always serve, whatever the cluster's mean: below it nothing
+         * spills (in a quiet window a member's count is mostly chance, and spilling it would only cost
+         * a second hop). 0 to 10,000,000, else start-up stops naming this key, the value and the range.
+         */
+        @WithDefault("200")
+        long minRate();
+    }
+
     interface Admission {
         /**
          * {@code /cache/} requests this member works on at once (served here, forwarded, waiting for

@@ -34,6 +34,8 @@ class RouterMetrics implements ForwardOutcomes {
 
     /** The {@code cache} tag of the local cache's meters. */
     static final String CACHE_NAME = "ketama-router";
+    /** The {@code cache} tag of the near copies' meters. */
+    static final String NEAR_CACHE_NAME = "ketama-router-near";
 
     // Counted in plain adders that the registry reads when scraped (function counters): a request
     // pays one LongAdder increment instead of a composite counter's walk over its registries.
@@ -43,11 +45,14 @@ class RouterMetrics implements ForwardOutcomes {
     /** Forwards tried and failed, for the migration ramp's brake (ForwardOutcomes). */
     private final LongAdder forwards = new LongAdder();
     private final LongAdder failedForwards = new LongAdder();
+    /** Answers to requests entering here that a later candidate served because the owner was past its bound. */
+    private final LongAdder spilledAnswers = new LongAdder();
 
     RouterMetrics(MeterRegistry registry, ServingParts parts, CacheAdmission admission) {
         for (CacheStatus status : CacheStatus.values()) {
             local.put(status, requests(registry, status, "local"));
-            if (status != CacheStatus.BYPASS) { // a bypass is always this member's own fetch
+            // a bypass is always this member's own fetch, a near copy its own answer
+            if (status != CacheStatus.BYPASS && status != CacheStatus.NEAR) {
                 forwarded.put(status, requests(registry, status, "forwarded"));
             }
         }
@@ -58,6 +63,13 @@ class RouterMetrics implements ForwardOutcomes {
                 .description("Forward attempts to other members that got no answer within ketama.router.forward.timeout")
                 .register(registry);
         parts.forwarder().watchGuards(new GuardMeters(registry));
+        FunctionCounter.builder("ketama.router.spilled", parts.ownerLoad(), io.ketama.router.load.OwnerLoad::spilled)
+                .description("Requests this member, as their key's server past its bound, spilled to the key's next candidate")
+                .register(registry);
+        FunctionCounter.builder("ketama.router.spilled.answers", spilledAnswers, LongAdder::sum)
+                .description("Answers to requests entering this member that the key's next candidate served because the "
+                        + "owner was past its bound")
+                .register(registry);
         Gauge.builder("ketama.router.admission.in.flight", admission, CacheAdmission::inFlight)
                 .description("/cache/ requests this member works on now").register(registry);
         Gauge.builder("ketama.router.admission.max.in.flight", admission, CacheAdmission::maxInFlight)
@@ -71,6 +83,17 @@ class RouterMetrics implements ForwardOutcomes {
         CaffeineCacheMetrics.monitor(registry, cache.caffeine(), CACHE_NAME);
         Gauge.builder("ketama.router.cache.max.bytes", cache, LocalCache::maxBytes)
                 .description("Bound of this member's cache").baseUnit("bytes").register(registry);
+        loadMeters(registry, parts.ownerLoad(), parts.loadBoard(), parts.hotKeys());
+        io.ketama.router.hot.NearCache near = parts.nearCache();
+        if (near != null) {
+            Gauge.builder("ketama.router.near.cache.bytes", near, io.ketama.router.hot.NearCache::weightedBytes)
+                    .description("Bytes held by this member's near copies of hot keys, as their bound counts them")
+                    .baseUnit("bytes").register(registry);
+            Gauge.builder("ketama.router.near.cache.max.bytes", near, io.ketama.router.hot.NearCache::maxBytes)
+                    .description("Bound of this member's near copies (ketama.router.near-cache.max-bytes)")
+                    .baseUnit("bytes").register(registry);
+            CaffeineCacheMetrics.monitor(registry, near.caffeine(), NEAR_CACHE_NAME);
+        }
         BodyBudget budget = parts.bodyBudget();
         Gauge.builder("ketama.router.admission.buffered.bytes", budget, BodyBudget::usedBytes)
                 .description("Bytes of the bodies this member receives and holds now (origin answers being fetched, "
@@ -79,6 +102,42 @@ class RouterMetrics implements ForwardOutcomes {
         Gauge.builder("ketama.router.admission.max.buffered.bytes", budget, BodyBudget::maxBytes)
                 .description("Bytes of received bodies this member may hold together "
                         + "(ketama.router.admission.max-buffered-bytes); past it, 503").baseUnit("bytes").register(registry);
+    }
+
+    /**
+     * Bounded loads and hot keys: {@code ketama_router_load_served_total} (answers this member served as a
+     * key's candidate), {@code ketama_router_load_rate} (a second, in its last window),
+     * {@code ketama_router_load_bound_rate} (what it may serve a second now; NaN while it has no bound),
+     * {@code ketama_router_load_cluster_rate} and {@code _mean_rate} (the cluster's, and a member of
+     * weight 1's mean, as it read the board), {@code ketama_router_hot_keys} (keys listed as hot) and
+     * {@code ketama_router_hot_key_rate} (the heaviest one's rate into this member).
+     */
+    private static void loadMeters(MeterRegistry registry, io.ketama.router.load.OwnerLoad load, io.ketama.router.load.LoadBoard board,
+                                   io.ketama.router.hot.HotKeys hot) {
+        FunctionCounter.builder("ketama.router.load.served", load, io.ketama.router.load.OwnerLoad::served)
+                .description("Answers this member served as a key's candidate (its own keys entering here, forwards it took)")
+                .register(registry);
+        Gauge.builder("ketama.router.load.rate", board, b -> {
+                    io.ketama.router.load.MemberLoad m = b.view().local();
+                    return m == null ? 0 : m.rate();
+                })
+                .description("Answers this member served a second in its last bounded-load window").register(registry);
+        Gauge.builder("ketama.router.load.bound.rate", load, l -> l.hardBound() == Long.MAX_VALUE ? Double.NaN
+                        : l.hardBound() * 1e9 / l.settings().window().toNanos())
+                .description("Answers a second this member may serve now before it spills (NaN: no bound)").register(registry);
+        Gauge.builder("ketama.router.load.cluster.rate", board, b -> b.view().clusterRate())
+                .description("Answers all members served a second, as this member last read the load board").register(registry);
+        Gauge.builder("ketama.router.load.mean.rate", board, b -> b.view().meanRate())
+                .description("Answers a second a member of weight 1 serves on average (the cluster's rate over its weight)")
+                .register(registry);
+        Gauge.builder("ketama.router.hot.keys", hot, h -> h.top().size())
+                .description("Keys this member counts as hot (at least ketama.router.hot-keys.min-requests in its window)")
+                .register(registry);
+        Gauge.builder("ketama.router.hot.key.rate", hot, h -> {
+                    var top = h.top();
+                    return top.isEmpty() ? 0 : top.get(0).rate();
+                })
+                .description("Requests a second entering this member for its heaviest key").register(registry);
     }
 
     private static LongAdder requests(MeterRegistry registry, CacheStatus status, String served) {
@@ -101,6 +160,11 @@ class RouterMetrics implements ForwardOutcomes {
         if (tried > 0) { // a local hit adds nothing: no write to the shared adder
             forwards.add(tried);
         }
+    }
+
+    /** An answer a later candidate served because the owner spilled the key. */
+    void spilled() {
+        spilledAnswers.increment();
     }
 
     @Override

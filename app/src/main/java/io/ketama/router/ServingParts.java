@@ -3,6 +3,14 @@ package io.ketama.router;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.EnumLabels;
+import io.ketama.quarkus.MemberInfo;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.RingSnapshot;
+import io.ketama.router.hot.HotKeys;
+import io.ketama.router.hot.NearCache;
+import io.ketama.router.load.LoadBoard;
+import io.ketama.router.load.LoadSettings;
+import io.ketama.router.load.OwnerLoad;
 import io.ketama.router.forwarding.BinaryForwardClient;
 import io.ketama.router.forwarding.BinaryForwardServer;
 import io.ketama.router.forwarding.FailoverChain;
@@ -16,6 +24,8 @@ import io.ketama.router.forwarding.HttpForwardClient;
 import io.ketama.router.forwarding.TransportKind;
 import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
+import io.ketama.router.serving.GuardedOrigin;
+import io.ketama.router.serving.OriginGuard;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
@@ -37,8 +47,9 @@ import org.jboss.logging.Logger;
 /**
  * This member's serving parts, made from {@link RouterConfig} at start-up: the cache, the bounded
  * origin, the key server, the receiver of other members' forwards (registered in the Hazelcast
- * user context), the transport and guarded forwarder for its own forwards, and the failover
- * chain. A bad setting stops start-up with a message naming its key.
+ * user context), the transport and guarded forwarder for its own forwards, the failover
+ * chain, and its load as a key's server with the board it publishes it on (bounded loads). A bad
+ * setting stops start-up with a message naming its key.
  */
 @Startup
 @Singleton
@@ -51,7 +62,6 @@ class ServingParts {
     private static final long STOP_WAIT_MILLIS = 5_000;
 
     private final HazelcastInstance hazelcast;
-    private final Member localMember;
     private final LocalCache cache;
     private final BodyBudget bodyBudget;
     private final Origin origin;
@@ -63,14 +73,25 @@ class ServingParts {
     private final ForwardTargets targets;
     private final ForwardEndpoints endpoints;
     private final RedirectLocations redirects;
+    private final OwnerLoad ownerLoad;
+    private final LoadBoard loadBoard;
+    private final HotKeys hotKeys;
+    /** Null: no near copies ({@code ketama.router.near-cache.enabled=false}). */
+    private final NearCache nearCache;
+    /** Halves the hot-key counts every window. */
+    private final java.util.concurrent.ScheduledExecutorService hotKeysTimer;
+    /** Where the entry member's and the owner's spans start ({@link Tracing#OFF} in an untraced build). */
+    private final io.ketama.router.tracing.Tracing tracing;
 
-    ServingParts(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx, ForwardEndpoints endpoints) {
+    ServingParts(RouterConfig config, HazelcastInstance hazelcast, Vertx vertx, ForwardEndpoints endpoints, RingSelector selector,
+                 OriginGuard originGuard, io.ketama.router.tracing.Tracing tracing) {
+        this.tracing = tracing;
         this.endpoints = endpoints;
         this.hazelcast = hazelcast;
-        this.localMember = hazelcast.getCluster().getLocalMember();
+        Member localMember = hazelcast.getCluster().getLocalMember(); // its address only: its UUID changes on a merge
         this.cache = new LocalCache(cacheMaxBytes(config.cache().maxBytes()));
         this.bodyBudget = bodyBudget(config.admission().maxBufferedBytes(), maxBodyBytes(config.origin().maxBodyBytes()));
-        this.origin = configured("ketama.router.origin", () -> origin(config.origin(), vertx, bodyBudget));
+        this.origin = configured("ketama.router.origin", () -> new GuardedOrigin(originGuard, origin(config.origin(), vertx, bodyBudget)));
         this.keyServer = new KeyServer(cache, origin, Members.address(localMember));
         this.redirects = RedirectLocations.of(config.origin().baseUrl(), config.origin().rewriteLocation());
         RouterConfig.Forward f = config.forward();
@@ -89,13 +110,83 @@ class ServingParts {
                             maxBodyBytes, bodyBudget));
         };
         this.forwarder = new Forwarder(transport, settings, ForwardTargets.uuids(hazelcast.getCluster().getMembers()));
-        this.chain = new FailoverChain(localMember, keyServer, forwarder, settings.maxCandidates());
+        this.hotKeys = hotKeys(config.hotKeys());
+        this.nearCache = nearCache(config.nearCache(), hotKeys);
+        this.hotKeysTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ketama-router-hot-keys");
+            t.setDaemon(true);
+            return t;
+        });
+        long halving = hotKeys.window().toNanos();
+        hotKeysTimer.scheduleAtFixedRate(hotKeys::halve, halving, halving, java.util.concurrent.TimeUnit.NANOSECONDS);
+        LoadSettings load = loadSettings(config.boundedLoad(), selector.boundedLoad().enabled(), selector.boundedLoad().factor());
+        this.ownerLoad = new OwnerLoad(load, hotKeys::isHot);
+        this.loadBoard = LoadBoard.start(hazelcast, ownerLoad, () -> ringWeight(selector));
+        this.chain = new FailoverChain(keyServer, forwarder, settings.maxCandidates(), load.enabled(), ownerLoad,
+                loadBoard::hasRoom);
         this.receiver = endpoints.receiver();
-        receiver.attach(keyServer);
+        receiver.tracing(tracing);
+        receiver.attach(keyServer, ownerLoad);
         hazelcast.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
         this.targets = ForwardTargets.follow(hazelcast, forwarder);
-        LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s, %s", keyServer.memberAddress(),
-                origin, cache.maxBytes(), EnumLabels.label(transport.kind()), redirects);
+        LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s, %s, %s, %s", keyServer.memberAddress(),
+                origin, cache.maxBytes(), EnumLabels.label(transport.kind()), redirects, load.enabled()
+                        ? "bounded loads (factor " + load.factor() + ", windows of " + load.window().toMillis() + " ms, from "
+                          + load.minRate() + " a second)"
+                        : "no bounded loads", nearCache == null ? "no near copies"
+                        : "near copies of hot keys (" + nearCache.maxBytes() + " bytes, " + nearCache.ttl().toMillis() + " ms)");
+    }
+
+    /**
+     * {@code ketama.router.hot-keys.*} checked.
+     *
+     * @throws IllegalArgumentException naming the key, the value and the allowed range
+     */
+    static HotKeys hotKeys(RouterConfig.HotKeys config) {
+        return configured("ketama.router.hot-keys", () -> new HotKeys(config.top(), config.minRequests(), config.window(),
+                System::nanoTime));
+    }
+
+    /**
+     * {@code ketama.router.near-cache.*} checked; null when it is off.
+     *
+     * @throws IllegalArgumentException naming the key, the value and the allowed range
+     */
+    static NearCache nearCache(RouterConfig.NearCache config, HotKeys hot) {
+        long bytes = configured("ketama.router.near-cache.max-bytes", () -> {
+            BigInteger b = config.maxBytes().asBigInteger();
+            if (b.signum() < 1 || b.bitLength() > 63) {
+                throw new IllegalArgumentException("must be 1 to " + Long.MAX_VALUE + " bytes, e.g. 16M; was " + b);
+            }
+            return b.longValue();
+        });
+        NearCache near = configured("ketama.router.near-cache",
+                () -> new NearCache(bytes, config.ttl(), hot, com.github.benmanes.caffeine.cache.Ticker.systemTicker()));
+        return config.enabled() ? near : null;
+    }
+
+    /**
+     * The service's bounded-load settings: {@code ketama.router.bounded-load.*} checked, with the
+     * extension's switch and factor ({@code quarkus.ketama.bounded-load.*}, validated by it).
+     *
+     * @throws IllegalArgumentException naming the key, the value and the allowed range
+     */
+    static LoadSettings loadSettings(RouterConfig.BoundedLoad config, boolean enabled, double factor) {
+        return configured(LoadSettings.KEY, () -> new LoadSettings(enabled, factor, config.window(), config.minRate()));
+    }
+
+    /** This member's weight on the rings now; 0 while it is not on them (starting, draining). */
+    private static int ringWeight(RingSelector selector) {
+        if (!selector.isReady()) {
+            return 0;
+        }
+        RingSnapshot snapshot = selector.snapshot();
+        for (MemberInfo m : snapshot.members()) {
+            if (m.member().localMember()) {
+                return m.weight();
+            }
+        }
+        return 0;
     }
 
     /** When a transport gives up on an unanswered forward: after the guard's timeout, which normally acts first. */
@@ -203,6 +294,8 @@ class ServingParts {
         if (!receiver.awaitIdle(STOP_WAIT_MILLIS)) {
             LOG.warnf("stopping with %d forwarded keys still unanswered after %d ms", receiver.inFlight(), STOP_WAIT_MILLIS);
         }
+        loadBoard.close(); // the others stop counting this member at once
+        hotKeysTimer.shutdownNow();
         try {
             hazelcast.getUserContext().remove(ForwardReceiver.USER_CONTEXT_KEY, receiver);
             targets.close();
@@ -211,10 +304,6 @@ class ServingParts {
         }
         transport.close();
         endpoints.close();
-    }
-
-    Member localMember() {
-        return localMember;
     }
 
     LocalCache cache() {
@@ -243,8 +332,32 @@ class ServingParts {
         return forwarder;
     }
 
+    io.ketama.router.tracing.Tracing tracing() {
+        return tracing;
+    }
+
     FailoverChain chain() {
         return chain;
+    }
+
+    /** This member's load as a key's server, and its bound. */
+    OwnerLoad ownerLoad() {
+        return ownerLoad;
+    }
+
+    /** The cluster's load as this member reads it. */
+    LoadBoard loadBoard() {
+        return loadBoard;
+    }
+
+    /** The keys entering this member that it counts as hot. */
+    HotKeys hotKeys() {
+        return hotKeys;
+    }
+
+    /** Near copies of hot keys; null when off. */
+    NearCache nearCache() {
+        return nearCache;
     }
 
     /** How this member sends keys to their owner. */

@@ -53,11 +53,21 @@ final class Cluster implements AutoCloseable {
         return add(features, origin, 256, io.ketama.router.forwarding.ForwardSecret.NONE, cacheBytes);
     }
 
+    /** As {@link #add(Set, io.ketama.router.serving.Origin)}, held to bounded loads with {@code load} as a service member is. */
+    TestMember addBounded(Set<String> features, io.ketama.router.serving.Origin origin, io.ketama.router.load.LoadSettings load) {
+        return add(features, origin, 256, io.ketama.router.forwarding.ForwardSecret.NONE, 1 << 20, load);
+    }
+
     private TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
                            io.ketama.router.forwarding.ForwardSecret secret, long cacheBytes) {
+        return add(features, origin, originLimit, secret, cacheBytes, null);
+    }
+
+    private TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
+                           io.ketama.router.forwarding.ForwardSecret secret, long cacheBytes, io.ketama.router.load.LoadSettings load) {
         int appPort = app.getCluster().getLocalMember().getAddress().getPort();
         TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin, originLimit,
-                secret, cacheBytes);
+                secret, cacheBytes, load);
         members.add(m);
         awaitRingSize(1 + liveMembers());
         return m;

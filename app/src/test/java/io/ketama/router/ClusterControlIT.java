@@ -69,6 +69,7 @@ class ClusterControlIT {
     private static final List<Integer> HAZELCAST_PORTS = FreePorts.take(5);
     private static final String MEMBERS = LoopbackHazelcast.memberList(HAZELCAST_PORTS);
     private static final List<Member> STARTED = new CopyOnWriteArrayList<>();
+    private static final AtomicLong STARTS = new AtomicLong();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /**
@@ -85,6 +86,8 @@ class ClusterControlIT {
         private final Path log;
         private volatile int httpPort;
         private volatile int managementPort;
+        /** When its readiness first answered 200 (System.nanoTime), or 0. */
+        volatile long readyNanos;
 
         Member(int index, Process process, Path log) {
             this.index = index;
@@ -149,7 +152,16 @@ class ClusterControlIT {
     }
 
     private static Member start(int index, String mode, Path logs) throws IOException {
-        Path log = logs.resolve("member-" + index + ".log");
+        return start(index, logs, Map.of(), "-Dquarkus.ketama.migration.mode=" + mode);
+    }
+
+    /** Member {@code index} with the migration keys in {@code environment} (QUARKUS_KETAMA_MIGRATION_*), as a rollout sets them. */
+    private static Member startWith(int index, Path logs, Map<String, String> environment) throws IOException {
+        return start(index, logs, environment, null);
+    }
+
+    private static Member start(int index, Path logs, Map<String, String> environment, String modeProperty) throws IOException {
+        Path log = logs.resolve("member-" + index + "-" + STARTS.incrementAndGet() + ".log");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(HAZELCAST_FLAGS);
@@ -162,13 +174,16 @@ class ClusterControlIT {
                 "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
                 "-Dquarkus.ketama.hazelcast.members=" + MEMBERS,
                 "-Dquarkus.ketama.hazelcast.member-allowlist=127.0.0.1",
-                "-Dquarkus.ketama.migration.mode=" + mode,
                 "-Dquarkus.ketama.rebuild.coalesce-delay=50ms",
                 "-Dketama.router.origin.demo-delay=0ms",
-                "-Dhazelcast.phone.home.enabled=false",
-                "-jar", JAR.toAbsolutePath().toString()));
+                "-Dhazelcast.phone.home.enabled=false"));
+        if (modeProperty != null) {
+            command.add(modeProperty);
+        }
+        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("QUARKUS_KETAMA_ADMIN_TOKEN", TOKEN);
+        builder.environment().putAll(environment);
         Member m = new Member(index, builder.start(), log);
         STARTED.add(m);
         return m;
@@ -198,6 +213,15 @@ class ClusterControlIT {
         }
     }
 
+    /** Whether {@code m} has logged what became of its configured migration (it offers it once ready). */
+    private static boolean offered(Member m) {
+        try {
+            return Files.readString(m.log()).contains("ketama: configured migration ");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static HttpResponse<String> put(Member m, String body, String authorization) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.managementPort() + "/q/ketama/migration"))
                 .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
@@ -213,7 +237,11 @@ class ClusterControlIT {
             return false;
         }
         HttpResponse<String> r = get("http://127.0.0.1:" + m.httpPort() + "/q/health/ready");
-        return r != null && r.statusCode() == 200;
+        boolean ready = r != null && r.statusCode() == 200;
+        if (ready && m.readyNanos == 0) {
+            m.readyNanos = System.nanoTime();
+        }
+        return ready;
     }
 
     /** The generation a member reports applying, or -1 when it does not answer. */
@@ -441,7 +469,8 @@ class ClusterControlIT {
             assertThat(slowest(underLoad)).as("slowest member to apply a change under load: %s", millis(underLoad))
                     .isLessThan(APPLY_BOUND);
             assertThat(three).allSatisfy(m -> assertThat(generation(m)).isEqualTo(split60));
-            d = start(4, "v2", logs);
+            // the joiner's configuration is the cluster's (v1): the admin change stays in force
+            d = start(4, "v1", logs);
             load.add(d);
             await("the joiner in service", () -> load.inService.contains(d), List.of(a, b, c, d));
             assertThat(generation(d)).as("the joiner adopted the cluster's generation").isEqualTo(split60);
@@ -462,11 +491,15 @@ class ClusterControlIT {
             assertThat(failoversCounted(m)).as("failovers counted by %s", m.name()).isEqualTo(failoversBefore.get(m));
         }
 
-        // (3) a rolling restart: b comes back with another configured migration and adopts the cluster's
-        Member b2 = start(2, "v2", logs);
+        // (3) a restart with the configuration the cluster adopted: b adopts the cluster's state, which
+        // an admin change made, and that change stays in force (a changed configuration would move it:
+        // aRollingRestartWithNewEnvironmentValuesMovesTheClusterOnceAndBack)
+        Member b2 = start(2, "v1", logs);
         await("b back", () -> ready(b2), List.of(a, c, d, b2));
+        await("b offered its configuration", () -> offered(b2), List.of(a, c, d, b2));
         assertThat(generation(b2)).isEqualTo(split60);
-        assertThat(migration(b2)).contains("\"mode\":\"split\"");
+        assertThat(migration(b2)).contains("\"mode\":\"split\"").contains("\"origin\":\"admin\"")
+                .contains("\"configuration\":{\"mode\":\"v1\"");
 
         // (4) a full restart: the new cluster starts from its first member's configuration
         for (Member m : List.of(a, c, d, b2)) {
@@ -477,5 +510,112 @@ class ClusterControlIT {
         assertThat(generation(fresh)).isEqualTo(1);
         assertThat(migration(fresh)).contains("\"mode\":\"v2\"").contains("configuration of");
         stopGracefully(fresh);
+    }
+
+    /** The migration keys of a rollout, as {@code kubectl set env} or a ConfigMap sets them. */
+    private static final Map<String, String> V1_ENV = Map.of("QUARKUS_KETAMA_MIGRATION_MODE", "v1");
+    private static final Map<String, String> SPLIT_50_ENV = Map.of("QUARKUS_KETAMA_MIGRATION_MODE", "split",
+            "QUARKUS_KETAMA_MIGRATION_V2_SHARE", "50");
+
+    /** Restarts {@code old} (gracefully) as member {@code index} with {@code environment}; returns it once it is ready and has offered its configuration. */
+    private static Member restart(Member old, Path logs, Map<String, String> environment, Load load, List<Member> others)
+            throws Exception {
+        stopGracefully(old);
+        load.candidates.remove(old);
+        Member m = startWith(old.index(), logs, environment);
+        load.add(m);
+        List<Member> watched = new ArrayList<>(others);
+        watched.add(m);
+        await(m.name() + " ready and its configuration offered", () -> ready(m) && offered(m), watched);
+        return m;
+    }
+
+    /** Every member's applied generation, as each one's GET reports it. */
+    private static Map<Integer, Long> generations(List<Member> members) {
+        Map<Integer, Long> out = new java.util.TreeMap<>();
+        members.forEach(m -> out.put(m.index(), generation(m)));
+        return out;
+    }
+
+    /**
+     * Issue 30: a rolling restart with new {@code QUARKUS_KETAMA_MIGRATION_*} values moves the whole
+     * cluster once, as soon as the first restarted member is ready; a member still to be rolled that
+     * restarts with its old values moves nothing; a rolling restart back moves the cluster back; all
+     * under client load, with every member's applied generation read after each step.
+     */
+    @Test
+    void aRollingRestartWithNewEnvironmentValuesMovesTheClusterOnceAndBack() throws Exception {
+        assertThat(JAR).as("the packaged application (mvn package)").exists();
+        Path logs = Files.createDirectories(Path.of("target", "cluster-control-it", "rollout"));
+        Member a = startWith(1, logs, V1_ENV);
+        Member b = startWith(2, logs, V1_ENV);
+        Member c = startWith(3, logs, V1_ENV);
+        List<Member> three = new ArrayList<>(List.of(a, b, c));
+        await("three members ready", () -> three.stream().allMatch(m -> ready(m) && offered(m)), three);
+        long seeded = generation(a);
+        try (Load load = new Load(three, 4)) {
+            await("load flowing", () -> load.requests.get() > 300, three);
+
+            // the rollout: c first; every member applies split 50 once c is ready
+            c = restart(c, logs, SPLIT_50_ENV, load, List.of(a, b));
+            List<Member> now = List.of(a, b, c);
+            await("split 50 on every member", () -> now.stream().allMatch(m -> migration(m).contains("\"v2SharePercent\":50.0")
+                    && migration(m).contains("\"mode\":\"split\"")), now);
+            // from the first 200 of its readiness (probed every 200 ms at most) to every member on the new state
+            Duration spread = Duration.ofNanos(System.nanoTime() - c.readyNanos);
+            long rolledOut = generation(c);
+            System.out.printf("ClusterControlIT: the first member restarted with split 50 moved every member to generation %d "
+                    + "within %d ms of its readiness and offer; generations %s%n", rolledOut, spread.toMillis(), generations(now));
+            assertThat(rolledOut).isEqualTo(seeded + 1);
+            assertThat(generations(now).values()).containsOnly(rolledOut);
+            assertThat(migration(a)).contains("\"origin\":\"configuration\"").contains("\"changedBy\":\"configuration of 127.0.0.1:"
+                    + hazelcastPort(3) + "\"");
+            assertThat(spread).as("every member on the new state after the first restarted one was ready").isLessThan(APPLY_BOUND);
+            HttpResponse<String> metrics = get("http://127.0.0.1:" + c.managementPort() + "/q/metrics");
+            assertThat(metrics).isNotNull();
+            assertThat(metrics.body()).as("the change counted on the member whose configuration made it")
+                    .contains("ketama_migration_changes_total{origin=\"configuration\"} 1.0");
+
+            // a member still to be rolled restarts with its old values: it moves nothing
+            a = restart(a, logs, V1_ENV, load, List.of(b, c));
+            assertThat(Files.readString(a.log())).contains("ketama: configured migration").contains("not adopted: this member ran "
+                    + "this configuration when the cluster adopted");
+            List<Member> afterStale = List.of(a, b, c);
+            assertThat(generations(afterStale).values()).as("after the stale member").containsOnly(rolledOut);
+
+            // the rest of the rollout changes nothing more
+            b = restart(b, logs, SPLIT_50_ENV, load, List.of(a, c));
+            a = restart(a, logs, SPLIT_50_ENV, load, List.of(b, c));
+            List<Member> rolled = List.of(a, b, c);
+            assertThat(generations(rolled).values()).as("after the whole rollout").containsOnly(rolledOut);
+            assertThat(migration(a)).contains("\"pending\":[]");
+
+            // the rollback: c first again, and every member is back on v1
+            c = restart(c, logs, V1_ENV, load, List.of(a, b));
+            List<Member> back = List.of(a, b, c);
+            await("v1 on every member", () -> back.stream().allMatch(m -> migration(m).contains("\"mode\":\"v1\"")), back);
+            long rolledBack = generation(c);
+            assertThat(rolledBack).isEqualTo(rolledOut + 1);
+            b = restart(b, logs, V1_ENV, load, List.of(a, c));
+            a = restart(a, logs, V1_ENV, load, List.of(b, c));
+            List<Member> done = List.of(a, b, c);
+            System.out.printf("ClusterControlIT: after the rollback generations %s%n", generations(done));
+            assertThat(generations(done).values()).as("after the whole rollback").containsOnly(rolledBack);
+
+            load.close();
+            System.out.printf("ClusterControlIT: rollout, stale member and rollback: %d requests, %d errors, %d failovers%n",
+                    load.requests.get(), load.errors.size(), load.failovers.size());
+            assertThat(load.errors).as("client errors of %d requests", load.requests.get()).isEmpty();
+            // Not asserted here: forwards to a member that has just started, a cold JVM on a shared
+            // machine, can outlast the forward timeout (2 s) and fail over to the next member (seen: 16
+            // of 64,401 at load 40, all to one member in the seconds after it became ready). The drain
+            // that keeps a stopping member's keys from failing over is what the test above holds to zero.
+            if (!load.failovers.isEmpty()) {
+                System.out.printf("ClusterControlIT: failovers: %s%n", load.failovers);
+            }
+            for (Member m : done) {
+                stopGracefully(m);
+            }
+        }
     }
 }

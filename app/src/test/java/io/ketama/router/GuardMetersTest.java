@@ -77,7 +77,7 @@ class GuardMetersTest {
     /** A transport whose every forward is answered at once. */
     private static final class Answering implements ForwardTransport {
         @Override
-        public CompletionStage<Served> forward(Member target, String key) {
+        public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
             return CompletableFuture.completedFuture(new Served(new OriginAnswer(200, "text/plain", new byte[] {1}),
                     CacheStatus.HIT, "m"));
         }

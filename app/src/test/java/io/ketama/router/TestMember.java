@@ -12,6 +12,9 @@ import io.ketama.router.forwarding.HazelcastForwarding;
 import io.ketama.router.forwarding.HttpForwardHandler;
 import io.ketama.router.forwarding.HttpForwarding;
 import io.ketama.router.forwarding.PeerEndpoints;
+import io.ketama.router.load.LoadBoard;
+import io.ketama.router.load.LoadSettings;
+import io.ketama.router.load.OwnerLoad;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.KeyServer;
@@ -34,7 +37,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * does: the real {@link KeyServer} over a real cache and a bounded origin, behind the real
  * {@link ForwardReceiver} of every transport (binary channel, an HTTP server with the forward
  * path, the Hazelcast executor), on event loops of its own. It joins the cluster of the Quarkus app under test
- * over TCP/IP on 127.0.0.1.
+ * over TCP/IP on 127.0.0.1. Started with {@link LoadSettings}, it also counts what it serves in the real
+ * {@link OwnerLoad}, publishes it on the real {@link LoadBoard} (weight 1) and spills past its bound as a
+ * service member does; otherwise it serves everything and publishes nothing.
  */
 final class TestMember implements AutoCloseable {
 
@@ -47,9 +52,13 @@ final class TestMember implements AutoCloseable {
     private final BinaryForwardServer binary;
     /** Kept from start-up: a stopped instance no longer answers for its member. */
     private final Member member;
+    /** What it serves, and its bound (unbounded unless started with settings). */
+    final OwnerLoad load;
+    /** Where it publishes its load; null: it publishes none. */
+    private final LoadBoard board;
 
     private TestMember(HazelcastInstance hazelcast, KeyServer keyServer, ForwardReceiver receiver, AtomicInteger originFetches,
-                       Vertx vertx, BinaryForwardServer binary) {
+                       Vertx vertx, BinaryForwardServer binary, OwnerLoad load, LoadBoard board) {
         this.hazelcast = hazelcast;
         this.keyServer = keyServer;
         this.receiver = receiver;
@@ -57,6 +66,8 @@ final class TestMember implements AutoCloseable {
         this.vertx = vertx;
         this.binary = binary;
         this.member = hazelcast.getCluster().getLocalMember();
+        this.load = load;
+        this.board = board;
     }
 
     /**
@@ -88,6 +99,12 @@ final class TestMember implements AutoCloseable {
     /** As above, its cache holding at most {@code cacheBytes} (1 MiB where not given). */
     static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
                             Origin origin, int originLimit, ForwardSecret secret, long cacheBytes) {
+        return start(clusterName, joinPorts, features, nodeId, origin, originLimit, secret, cacheBytes, null);
+    }
+
+    /** As above, holding itself to bounded loads with {@code load} (null: unbounded, publishing nothing). */
+    static TestMember start(String clusterName, Collection<Integer> joinPorts, Set<String> features, String nodeId,
+                            Origin origin, int originLimit, ForwardSecret secret, long cacheBytes, LoadSettings load) {
         Config config = LoopbackHazelcast.anyFreePort(clusterName, joinPorts);
         config.setClassLoader(TestMember.class.getClassLoader());
         config.setProperty("hazelcast.logging.type", "jdk");
@@ -108,6 +125,7 @@ final class TestMember implements AutoCloseable {
                 })
                 .listen().toCompletionStage().toCompletableFuture().join();
         config.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort()));
+        config.getMemberAttributeConfig().setAttribute(PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION);
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         AtomicInteger fetches = new AtomicInteger();
         Origin counting = key -> {
@@ -116,9 +134,11 @@ final class TestMember implements AutoCloseable {
         };
         String address = Members.address(hz.getCluster().getLocalMember());
         KeyServer server = new KeyServer(new LocalCache(cacheBytes), new BoundedOrigin(counting, originLimit), address);
-        receiver.attach(server);
+        OwnerLoad owner = load == null ? OwnerLoad.unbounded() : new OwnerLoad(load, null);
+        LoadBoard board = load == null ? null : LoadBoard.start(hz, owner, () -> 1);
+        receiver.attach(server, owner);
         hz.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
-        return new TestMember(hz, server, receiver, fetches, vertx, binary);
+        return new TestMember(hz, server, receiver, fetches, vertx, binary, owner, board);
     }
 
     Member member() {
@@ -139,7 +159,7 @@ final class TestMember implements AutoCloseable {
     }
 
     void resumeServing() {
-        receiver.attach(keyServer);
+        receiver.attach(keyServer, load);
     }
 
     /** Dies without a word: Hazelcast terminated, its channels closed under the forwards on them. */
@@ -155,6 +175,9 @@ final class TestMember implements AutoCloseable {
 
     @Override
     public void close() {
+        if (board != null) {
+            board.close();
+        }
         receiver.detach();
         if (hazelcast.getLifecycleService().isRunning()) {
             hazelcast.shutdown();

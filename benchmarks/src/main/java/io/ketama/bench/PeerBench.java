@@ -89,7 +89,7 @@ public class PeerBench {
      * A {@link MemcachedNode} that only knows its address: all the locator asks of it. A dynamic
      * proxy, because the interface has ~40 connection methods irrelevant to placement.
      */
-    static MemcachedNode memcachedNode(InetSocketAddress address) {
+    public static MemcachedNode memcachedNode(InetSocketAddress address) {
         return (MemcachedNode) Proxy.newProxyInstance(MemcachedNode.class.getClassLoader(), new Class<?>[] {MemcachedNode.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "getSocketAddress" -> address;

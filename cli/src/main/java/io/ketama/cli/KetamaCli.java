@@ -22,7 +22,10 @@ public final class KetamaCli {
     static final String USAGE = String.join("\n",
             "usage: java -jar ketama-cli.jar COMMAND OPTIONS",
             "  route   --servers FILE [RING OPTIONS] [--candidates K]   keys on stdin, one per line -> server per line",
-            "  analyze --servers FILE [RING OPTIONS] [--target-cov X]    exact balance of the ring, as JSON",
+            "  analyze --servers FILE [RING OPTIONS] [--target-cov X] [--curve-svg OUT.svg]",
+            "                                                           exact balance of the ring, as JSON; --curve-svg also",
+            "                                                           writes balance (CoV, max/mean) and bytes against points",
+            "                                                           per weight (1 to 1024) as an SVG chart",
             "  diff    --servers A [RING OPTIONS] --against B [RING OPTIONS FOR B]",
             "                                                           exact hash space that changes owner, as JSON",
             "RING OPTIONS: --ring v1|v2 (default v1)  --points-per-weight N (default 160 for v1, 16 for v2)",
@@ -37,6 +40,7 @@ public final class KetamaCli {
             List.of(RingOptions.SERVERS, RingOptions.RING, RingOptions.POINTS, RingOptions.STYLE);
     private static final String CANDIDATES = "--candidates";
     private static final String TARGET_COV = "--target-cov";
+    private static final String CURVE_SVG = "--curve-svg";
     private static final String AGAINST = "--against";
 
     private KetamaCli() {
@@ -99,7 +103,7 @@ public final class KetamaCli {
     }
 
     private static void analyze(List<String> args, PrintStream out) throws CliException {
-        Arguments a = Arguments.parse("analyze", args, allowed(TARGET_COV));
+        Arguments a = Arguments.parse("analyze", args, allowed(TARGET_COV, CURVE_SVG));
         RingOptions options = RingOptions.from(a, RingOptions.SERVERS, null);
         Double target = null;
         if (a.has(TARGET_COV)) {
@@ -113,7 +117,21 @@ public final class KetamaCli {
                 throw new CliException("option " + TARGET_COV + " must be a number > 0 (e.g. 0.05), was '" + text + "'");
             }
         }
-        print(out, AnalyzeCommand.json(options, options.build(), target));
+        KetamaRing<String> ring = options.build();
+        if (a.has(CURVE_SVG)) {
+            if (options.style().placesKeys()) {
+                throw new CliException(CURVE_SVG + " needs a ring whose points per weight can be chosen (--hash-style nginx or pingora); "
+                        + options.style().label() + " clients fix the points");
+            }
+            java.nio.file.Path file = java.nio.file.Path.of(a.get(CURVE_SVG));
+            BalanceCurve curve = BalanceCurve.measure(options.servers().toString(), options.version(), options.nodes());
+            try {
+                java.nio.file.Files.writeString(file, curve.svg(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new CliException(CURVE_SVG + " " + file + ": cannot write it: " + e.getMessage());
+            }
+        }
+        print(out, AnalyzeCommand.json(options, ring, target));
     }
 
     /** JSON text is plain ASCII (the writer escapes the rest), so its bytes do not depend on the platform charset. */

@@ -93,6 +93,24 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
 
     /** Reads the servers file and builds the ring; each node's payload is its address as written. */
     KetamaRing<String> build() throws CliException {
+        List<Node<String>> nodes = nodes();
+        try {
+            return version == null ? KetamaRing.build(style, nodes) : KetamaRing.build(version, pointsPerWeight, nodes);
+        } catch (IllegalArgumentException ex) {
+            throw new CliException(servers + ": " + ex.getMessage());
+        } catch (OutOfMemoryError ex) {
+            // one huge allocation failed: nothing else is left half-done, so say it in one line
+            long points = 0;
+            for (Node<String> n : nodes) {
+                points += (long) n.weight() * pointsPerWeight;
+            }
+            throw new CliException(servers + ": not enough memory for a ring of " + points
+                    + " points; use fewer points per weight or give the JVM more heap (-Xmx)");
+        }
+    }
+
+    /** The servers file's nodes, each checked as the hash style takes it. */
+    List<Node<String>> nodes() throws CliException {
         List<ServerEntry> entries = ServersFile.read(servers);
         List<Node<String>> nodes = new ArrayList<>(entries.size());
         Map<HashIdentity, Integer> seen = new HashMap<>();
@@ -115,18 +133,6 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
             }
             nodes.add(Node.of(identity, e.weight(), e.address()));
         }
-        try {
-            return version == null ? KetamaRing.build(style, nodes) : KetamaRing.build(version, pointsPerWeight, nodes);
-        } catch (IllegalArgumentException ex) {
-            throw new CliException(servers + ": " + ex.getMessage());
-        } catch (OutOfMemoryError ex) {
-            // one huge allocation failed: nothing else is left half-done, so say it in one line
-            long points = 0;
-            for (Node<String> n : nodes) {
-                points += (long) n.weight() * pointsPerWeight;
-            }
-            throw new CliException(servers + ": not enough memory for a ring of " + points
-                    + " points; use fewer points per weight or give the JVM more heap (-Xmx)");
-        }
+        return nodes;
     }
 }

@@ -105,6 +105,17 @@ final class FeatureIndex {
         return mask;
     }
 
+    /** The tags of {@code mask}, sorted. */
+    Set<String> names(long[] mask) {
+        TreeSet<String> out = new TreeSet<>();
+        for (int b = 0; b < names.length; b++) {
+            if ((mask[b >>> 6] & (1L << b)) != 0) {
+                out.add(names[b]);
+            }
+        }
+        return Collections.unmodifiableSortedSet(out);
+    }
+
     /** Whether node {@code n} has every feature of {@code mask}. */
     boolean hasAll(int n, long[] mask) {
         for (int w = 0; w < words; w++) {

@@ -2,6 +2,7 @@ package io.ketama.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -67,11 +68,11 @@ public final class FeatureRings<T> {
     private final FeaturePlan<T> fullRing = FeaturePlan.full(new long[0]);
     private final FeaturePlan<T> noNode = FeaturePlan.none(new long[0]);
 
-    private FeatureRings(KetamaRing<T> ring, long budget, int readmitAfterWalks) {
+    private FeatureRings(KetamaRing<T> ring, FeatureIndex features, long budget, int readmitAfterWalks) {
         this.ring = ring;
         this.points = ring.table();
         this.collisions = ring.collisions();
-        this.features = new FeatureIndex(ring.nodes());
+        this.features = features;
         this.cache = new FeatureSetCache<>(ring, features, budget, readmitAfterWalks);
     }
 
@@ -81,12 +82,12 @@ public final class FeatureRings<T> {
      * that {@link #retainedBytes()} never exceeds 1.5 × {@code ring.retainedBytes()}.
      */
     public static <T> FeatureRings<T> of(KetamaRing<T> ring) {
-        return of(ring, defaultBudget(ring));
-    }
-
-    static long defaultBudget(KetamaRing<?> ring) {
         Objects.requireNonNull(ring, "ring");
         FeatureIndex index = new FeatureIndex(ring.nodes());
+        return new FeatureRings<>(ring, index, defaultBudget(ring, index), FeatureSetCache.READMIT_AFTER_WALKS);
+    }
+
+    private static long defaultBudget(KetamaRing<?> ring, FeatureIndex index) {
         long perPlan = PointTable.arrayBytes(index.words(), 8) + PointTable.arrayBytes((ring.nodeCount() + 63) >>> 6, 8);
         long overhead = index.retainedBytes() + FeatureSetCache.MAX_PLANS * perPlan;
         return Math.max(0, (long) (ring.retainedBytes() * DEFAULT_BUDGET_FRACTION) - overhead);
@@ -107,7 +108,7 @@ public final class FeatureRings<T> {
         if (memoryBudgetBytes < 0) {
             throw new IllegalArgumentException("memory budget must be >= 0 bytes (0 = never materialise), was " + memoryBudgetBytes);
         }
-        return new FeatureRings<>(ring, memoryBudgetBytes, readmitAfterWalks);
+        return new FeatureRings<>(ring, new FeatureIndex(ring.nodes()), memoryBudgetBytes, readmitAfterWalks);
     }
 
     /** The full ring every answer is derived from. */
@@ -208,6 +209,56 @@ public final class FeatureRings<T> {
             out.add(it.next());
         }
         return out;
+    }
+
+    /**
+     * The feature sets planned so far (each set a lookup asked for and this still keeps a plan of,
+     * at most {@value FeatureSetCache#MAX_PLANS}), most recently used first: what a new
+     * {@code FeatureRings} over the next ring of the same cluster can {@link #prepare} before it is
+     * put in use.
+     */
+    public List<Set<String>> plannedSets() {
+        List<FeaturePlan<T>> plans = cache.plans();
+        plans.sort((a, b) -> Long.compare(b.stamp, a.stamp));
+        List<Set<String>> out = new ArrayList<>(plans.size());
+        for (FeaturePlan<T> p : plans) {
+            out.add(features.names(p.key));
+        }
+        return out;
+    }
+
+    /**
+     * Plans each of {@code sets} now and materialises the dedicated rings the budget admits: a
+     * rebuild calls this before publishing a new ring so that lookups never plan or build on the
+     * request path. Sets naming a tag no node has need no plan.
+     *
+     * <p>Give the sets most recently used first, as {@link #plannedSets()} lists them: where the
+     * budget holds fewer rings than qualify, the most recently used get them, and the others walk
+     * and earn a ring as evicted sets do (after {@value FeatureSetCache#READMIT_AFTER_WALKS} walks),
+     * never on their first lookup. No ring is built only to be evicted, the rings are filtered out
+     * of the full ring in one pass over its points, and {@link #plannedSets()} of this object then
+     * lists the sets in the order given.
+     */
+    public void prepare(Collection<Set<String>> sets) {
+        List<long[]> keys = new ArrayList<>(sets.size());
+        for (Set<String> s : sets) {
+            FeatureIndex.requireSet(s);
+            if (s.isEmpty()) {
+                continue;
+            }
+            if (features.singleWord()) {
+                long mask = features.resolveSingle(s);
+                if (mask != FeatureIndex.UNKNOWN) {
+                    keys.add(new long[] {mask});
+                }
+            } else {
+                long[] mask = features.resolve(s);
+                if (mask != null) {
+                    keys.add(mask);
+                }
+            }
+        }
+        cache.prepare(keys);
     }
 
     /**

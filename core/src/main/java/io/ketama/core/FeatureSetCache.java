@@ -1,6 +1,7 @@
 package io.ketama.core;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -119,37 +120,129 @@ final class FeatureSetCache<T> {
             if (existing != null) {
                 return existing;
             }
-            List<Node<T>> nodes = ring.nodes();
-            long[] qualifying = new long[(nodes.size() + 63) >>> 6];
-            int count = 0;
-            long qualifyingPoints = 0;
-            for (int n = 0; n < nodes.size(); n++) {
-                if (features.hasAll(n, key)) {
-                    qualifying[n >>> 6] |= 1L << n;
-                    count++;
-                    qualifyingPoints += ring.generatedPointsOf(n);
-                }
-            }
-            FeaturePlan<T> p;
-            int credit = 0;
-            if (count == 0 || qualifyingPoints == 0) {
-                // no points: a memcached style can leave a light server none, and its dedicated ring would be empty
-                p = FeaturePlan.none(key);
-            } else if (count == nodes.size()) {
-                p = FeaturePlan.full(key);
-            } else {
-                boolean small = qualifyingPoints * MATERIALISE_BELOW_ONE_IN < ring.generatedPointCount();
-                // once plans were dropped, this set may be one evicted before: it earns its ring as an
-                // evicted set does, or a rotation of more sets than MAX_PLANS would build a ring per lookup
-                credit = plansDropped ? readmitAfterWalks : 0;
-                p = FeaturePlan.walk(key, qualifying, qualifyingPoints, small && budget > 0, credit);
-            }
-            p.stamp = ++clock[0];
-            publish(plans.with(p));
-            return p.kind == FeaturePlan.Kind.WALK && p.admissible && credit == 0 ? materialiseLocked(p) : p;
+            FeaturePlan<T> p = planLocked(key);
+            return p.kind == FeaturePlan.Kind.WALK && p.admissible && p.credit == 0 ? materialiseLocked(p) : p;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Plans {@code key} (not planned yet) and publishes the plan, without materialising it. */
+    private FeaturePlan<T> planLocked(long[] key) {
+        List<Node<T>> nodes = ring.nodes();
+        long[] qualifying = new long[(nodes.size() + 63) >>> 6];
+        int count = 0;
+        long qualifyingPoints = 0;
+        for (int n = 0; n < nodes.size(); n++) {
+            if (features.hasAll(n, key)) {
+                qualifying[n >>> 6] |= 1L << n;
+                count++;
+                qualifyingPoints += ring.generatedPointsOf(n);
+            }
+        }
+        FeaturePlan<T> p;
+        if (count == 0 || qualifyingPoints == 0) {
+            // no points: a memcached style can leave a light server none, and its dedicated ring would be empty
+            p = FeaturePlan.none(key);
+        } else if (count == nodes.size()) {
+            p = FeaturePlan.full(key);
+        } else {
+            boolean small = qualifyingPoints * MATERIALISE_BELOW_ONE_IN < ring.generatedPointCount();
+            // once plans were dropped, this set may be one evicted before: it earns its ring as an
+            // evicted set does, or a rotation of more sets than MAX_PLANS would build a ring per lookup
+            int credit = plansDropped ? readmitAfterWalks : 0;
+            p = FeaturePlan.walk(key, qualifying, qualifyingPoints, small && budget > 0, credit);
+        }
+        p.stamp = ++clock[0];
+        publish(plans.with(p));
+        return p;
+    }
+
+    /**
+     * Plans every key of {@code keys}, given most recently used first, and materialises the rings
+     * of those that qualify: a rebuild's preparation of the sets in use on the previous ring.
+     * <ul>
+     *   <li>Recency is kept: the keys are stamped least recently used first, so the ring's own
+     *       {@link FeatureRings#plannedSets()} lists them in the order given.</li>
+     *   <li>No ring is built to be evicted: the most recently used sets that qualify get rings
+     *       while an upper bound of their bytes ({@link #boundBytes}) fits the budget beside the
+     *       rings already held; a set that does not fit walks and earns its ring by
+     *       {@code readmitAfterWalks} walks, as an evicted set does, so that no lookup right after
+     *       the swap builds it.</li>
+     *   <li>The chosen rings are filtered out of the ring in one pass over its points.</li>
+     * </ul>
+     */
+    void prepare(List<long[]> keys) {
+        lock.lock();
+        try {
+            List<long[]> lruFirst = new ArrayList<>(keys);
+            Collections.reverse(lruFirst);
+            for (long[] key : lruFirst) {
+                FeaturePlan<T> p = plans.find(key);
+                touch(p != null ? p : planLocked(key));
+            }
+            List<FeaturePlan<T>> chosen = new ArrayList<>();
+            long used = materialisedBytes;
+            for (long[] key : keys) {
+                FeaturePlan<T> p = plans.find(key);
+                if (p == null || p.kind != FeaturePlan.Kind.WALK || !p.admissible || p.credit > 0 || chosen.contains(p)) {
+                    continue;
+                }
+                long bound = boundBytes(p);
+                if (used + bound <= budget) {
+                    chosen.add(p);
+                    used += bound;
+                } else {
+                    publish(plans.with(p.evicted(readmitAfterWalks)));
+                }
+            }
+            materialiseAllLocked(chosen);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * At least the bytes {@code p}'s ring will retain: a point table of as many points as its nodes
+     * generate (at most the ring's), a collision table no larger than the ring's (its collisions
+     * are some of the ring's, with some of their losers), and the node map.
+     */
+    private long boundBytes(FeaturePlan<T> p) {
+        int nodes = FeatureRings.countBits(p.qualifying);
+        int points = (int) Math.min(ring.pointCount(), p.qualifyingPoints);
+        return PointTable.retainedBytesFor(points, nodes) + ring.collisions().retainedBytes() + PointTable.arrayBytes(nodes, 4);
+    }
+
+    /** Builds the rings of {@code chosen} (walking plans that fit the budget together) in one pass and publishes them. */
+    private void materialiseAllLocked(List<FeaturePlan<T>> chosen) {
+        if (chosen.isEmpty()) {
+            return;
+        }
+        int[][] toFull = new int[chosen.size()][];
+        for (int i = 0; i < toFull.length; i++) {
+            toFull[i] = qualifyingNodes(chosen.get(i));
+        }
+        KetamaRing<T>[] rings = ring.filter(toFull);
+        FeaturePlanTable<T> table = plans;
+        long used = materialisedBytes;
+        for (int i = 0; i < rings.length; i++) {
+            FeaturePlan<T> candidate = chosen.get(i).materialised(rings[i], toFull[i]);
+            used += candidate.materialisedBytes();
+            table = table.with(candidate);
+        }
+        materialisedBytes = used;
+        plans = table;
+    }
+
+    private static int[] qualifyingNodes(FeaturePlan<?> p) {
+        int[] out = new int[FeatureRings.countBits(p.qualifying)];
+        int i = 0;
+        for (int w = 0; w < p.qualifying.length; w++) {
+            for (long bits = p.qualifying[w]; bits != 0; bits &= bits - 1) {
+                out[i++] = (w << 6) + Long.numberOfTrailingZeros(bits);
+            }
+        }
+        return out;
     }
 
     private void tryMaterialise(FeaturePlan<T> p) {
@@ -168,20 +261,8 @@ final class FeatureSetCache<T> {
 
     /** Builds the dedicated ring of walking plan {@code p}, evicting least recently used rings to fit. */
     private FeaturePlan<T> materialiseLocked(FeaturePlan<T> p) {
-        List<Node<T>> nodes = ring.nodes();
-        List<Node<T>> chosen = new ArrayList<>();
-        int[] toFull = new int[FeatureRings.countBits(p.qualifying)];
-        for (int n = 0; n < nodes.size(); n++) {
-            if (p.qualifies(n)) {
-                toFull[chosen.size()] = n;
-                chosen.add(nodes.get(n));
-            }
-        }
-        long[] counts = new long[toFull.length];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = ring.generatedPointsOf(toFull[i]);
-        }
-        KetamaRing<T> dedicated = ring.restrict(chosen, counts);
+        int[] toFull = qualifyingNodes(p);
+        KetamaRing<T> dedicated = ring.filter(new int[][] {toFull})[0];
         FeaturePlan<T> candidate = p.materialised(dedicated, toFull);
         long bytes = candidate.materialisedBytes();
         if (bytes > budget) {

@@ -163,6 +163,30 @@ public final class HashIdentity implements Comparable<HashIdentity> {
         return bytes.clone();
     }
 
+    /** Length of the hashed bytes: host, 0x00, port. */
+    int byteCount() {
+        return bytes.length;
+    }
+
+    /** Copies the hashed bytes into {@code out} from {@code at}; returns the index after them. */
+    int copyBytesTo(byte[] out, int at) {
+        System.arraycopy(bytes, 0, out, at, bytes.length);
+        return at + bytes.length;
+    }
+
+    /** Length of the port's UTF-8 bytes (the hashed bytes end with them). */
+    int portByteCount() {
+        return port.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /** Whether decoding the hashed host and port bytes gives back these texts (not so with unpaired surrogates). */
+    boolean roundTrips() {
+        int portBytes = portByteCount();
+        int hostBytes = bytes.length - 1 - portBytes;
+        return new String(bytes, 0, hostBytes, StandardCharsets.UTF_8).equals(host)
+                && new String(bytes, hostBytes + 1, portBytes, StandardCharsets.UTF_8).equals(port);
+    }
+
     /** The CRC-32 register after {@code host ‖ 0x00 ‖ port}: every point extends it. */
     int prefixRegister() {
         return prefixRegister;

@@ -64,23 +64,36 @@ public final class KetamaRing<T> {
      */
     public static final int MAX_POINTS_PER_WEIGHT = 1_000_000;
 
+    /**
+     * The most nodes a ring holds: 2^24 = 16,777,216, the widest node number a point stores
+     * ({@link PointTable}). Node numbers never wrap (pingora-ketama's 16-bit number gives node
+     * 65,536's points to node 0); a build past this throws. A ring that large would hold at least
+     * 16.7 M points and its node table about 0.9 GB, so memory ends a fleet before this does.
+     */
+    public static final int MAX_NODES = 1 << PointTable.MAX_NODE_BITS;
+
+    /** What {@link #MAX_NODES} allows, for messages. */
+    public static final String NODES_RULE = "node numbers are " + PointTable.MAX_NODE_BITS + " bits";
+
     /** What {@link #MAX_POINTS_PER_WEIGHT} allows, for messages: "an integer from 1 to 1000000". */
     public static final String POINTS_PER_WEIGHT_RULE = "an integer from 1 to " + MAX_POINTS_PER_WEIGHT;
 
     private final Placement placement;
     private final List<Node<T>> nodes;
-    private final Object[] nodeArray;
+    /** The ring's nodes, each reading a {@link NodeTable}: no object per node beyond these 16-byte views. */
+    private final Node<T>[] nodeArray;
     private final PointTable points;
     private final CollisionTable collisions;
     private final RingPoints<T> view;
-    private final long[] nodePoints;
+    /** Points each node generated, where the placement cannot derive them from the weight (memcached styles); else null. */
+    private final int[] nodePoints;
     private final long generatedPoints;
 
-    private KetamaRing(Placement placement, List<Node<T>> nodes, PointTable points, CollisionTable collisions,
-                       long[] nodePoints, long generatedPoints) {
+    private KetamaRing(Placement placement, Node<T>[] nodeArray, PointTable points, CollisionTable collisions,
+                       int[] nodePoints, long generatedPoints) {
         this.placement = placement;
-        this.nodes = nodes;
-        this.nodeArray = nodes.toArray();
+        this.nodeArray = nodeArray;
+        this.nodes = Collections.unmodifiableList(Arrays.asList(nodeArray));
         this.points = points;
         this.collisions = collisions;
         this.nodePoints = nodePoints;
@@ -139,17 +152,64 @@ public final class KetamaRing<T> {
         return build(placement, subset, pointCounts);
     }
 
+    /**
+     * {@link #restrict} by filtering this ring's points instead of making and sorting them again:
+     * the restricted ring's points are this ring's, in this order, each owned by the best node of
+     * the subset that made it (the owner here, else the first qualifying node that lost the point
+     * in tie-break order), its colliding points the further qualifying losers. No hashing, no
+     * sort, several subsets per pass over the points ({@link RingFilter}): what a rebuild pays to
+     * materialise feature rings.
+     *
+     * @param toFull per subset, the index here of each of its nodes, ascending
+     * @return the ring of each subset, in the order given
+     */
+    @SuppressWarnings("unchecked")
+    KetamaRing<T>[] filter(int[][] toFull) {
+        long[][] counts = new long[toFull.length][];
+        long[] totals = new long[toFull.length];
+        int[] bounds = new int[toFull.length];
+        for (int s = 0; s < toFull.length; s++) {
+            counts[s] = new long[toFull[s].length];
+            for (int i = 0; i < counts[s].length; i++) {
+                counts[s][i] = generatedPointsOf(toFull[s][i]);
+                totals[s] += counts[s][i];
+            }
+            bounds[s] = (int) Math.min(points.count(), totals[s]);
+        }
+        RingFilter.Points[] filtered = RingFilter.filter(points, collisions, nodeArray.length, toFull, bounds);
+        KetamaRing<T>[] out = new KetamaRing[toFull.length];
+        for (int s = 0; s < toFull.length; s++) {
+            Node<T>[] array = ownNodes(nodesAt(toFull[s]));
+            int[] stored = null;
+            if (placement.version() == null) {
+                stored = new int[array.length];
+                for (int i = 0; i < stored.length; i++) {
+                    stored[i] = (int) counts[s][i];
+                }
+            }
+            RingFilter.Points p = filtered[s];
+            out[s] = new KetamaRing<>(placement, array, new PointTable(p.points(), p.count(), array.length), p.collisions(), stored, totals[s]);
+        }
+        return out;
+    }
+
+    private List<Node<T>> nodesAt(int[] indices) {
+        List<Node<T>> out = new ArrayList<>(indices.length);
+        for (int i : indices) {
+            out.add(nodeArray[i]);
+        }
+        return out;
+    }
+
     private static <T> KetamaRing<T> build(Placement placement, List<Node<T>> nodes) {
         return build(placement, nodes, null);
     }
 
     private static <T> KetamaRing<T> build(Placement placement, List<Node<T>> nodes, long[] fixedCounts) {
         Objects.requireNonNull(nodes, "nodes");
-        List<Node<T>> copy = Collections.unmodifiableList(new ArrayList<>(nodes));
-        for (Node<T> node : copy) {
-            Objects.requireNonNull(node, "node");
-        }
-        int n = copy.size();
+        Node<T>[] array = ownNodes(nodes);
+        int n = array.length;
+        List<Node<T>> copy = Arrays.asList(array);
         long[] counts = fixedCounts != null ? fixedCounts.clone() : placement.pointCounts(copy);
         long total = 0;
         for (long c : counts) {
@@ -159,31 +219,83 @@ public final class KetamaRing<T> {
             throw new IllegalArgumentException("a ring of " + total + " points is too large; at most " + MAX_POINTS
                     + " (sum of weights x points per weight)");
         }
-        int[] order = placement.rankOrder(copy);
+        // each identity once: a ring's own nodes make a new one per call
+        HashIdentity[] identities = new HashIdentity[n];
+        for (int i = 0; i < n; i++) {
+            identities[i] = array[i].identity();
+        }
+        int[] order = placement.rankOrder(identities);
         long[] raw = new long[(int) total];
         int p = 0;
         for (int rank = 0; rank < n; rank++) {
             int node = order[rank];
-            p = placement.emit(copy.get(node), (int) counts[node], rank, raw, p);
+            p = placement.emit(identities[node], (int) counts[node], rank, raw, p);
         }
+        identities = null; // garbage from here on: a large ring's build needs the room
         long[] sorted = PointSorter.sortByHighWord(raw, p);
-        int[] hashes = new int[p];
-        int[] owners = new int[p];
+        raw = null;
+        // in place: each kept point becomes hash << 32 | owner, at or before where it was read
         CollisionTable.Builder collisions = new CollisionTable.Builder();
         int kept = 0;
+        int lastHash = 0;
+        int lastOwner = -1;
         for (int i = 0; i < p; i++) {
-            int h = (int) (sorted[i] >>> 32);
-            int owner = order[(int) sorted[i]];
-            if (kept > 0 && hashes[kept - 1] == h) {
+            long v = sorted[i];
+            int h = (int) (v >>> 32);
+            int owner = order[(int) v];
+            if (kept > 0 && lastHash == h) {
                 // the earlier point in tie-break order survives; feature rings need the losers
-                collisions.add(kept - 1, owners[kept - 1], owner);
+                collisions.add(kept - 1, lastOwner, owner);
                 continue;
             }
-            hashes[kept] = h;
-            owners[kept] = owner;
-            kept++;
+            sorted[kept++] = (v & 0xFFFF_FFFF_0000_0000L) | owner;
+            lastHash = h;
+            lastOwner = owner;
         }
-        return new KetamaRing<>(placement, copy, new PointTable(hashes, owners, kept, n), collisions.build(), counts, total);
+        int[] stored = null;
+        if (placement.version() == null) {
+            stored = new int[n];
+            for (int i = 0; i < n; i++) {
+                stored[i] = (int) counts[i];
+            }
+        }
+        return new KetamaRing<>(placement, array, new PointTable(sorted, kept, n), collisions.build(), stored, total);
+    }
+
+    /**
+     * The ring's own nodes for {@code given}: the nodes themselves when all already read one
+     * {@link NodeTable} (another ring's nodes: a v2 ring built from a v1 ring's nodes, a feature
+     * ring), so rings over the same nodes share one table; else the nodes of a new table.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> Node<T>[] ownNodes(List<Node<T>> given) {
+        int n = given.size();
+        if (n > MAX_NODES) {
+            throw new IllegalArgumentException("a ring holds at most " + MAX_NODES + " nodes (" + NODES_RULE + "), "
+                    + n + " were given");
+        }
+        NodeTable<T> shared = null;
+        boolean allShared = n > 0;
+        for (Node<T> node : given) {
+            Objects.requireNonNull(node, "node");
+            NodeTable<T> t = node.tableOrNull();
+            if (t == null || (shared != null && t != shared)) {
+                allShared = false;
+            } else {
+                shared = t;
+            }
+        }
+        if (allShared) {
+            Node<T>[] out = new Node[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = given.get(i);
+            }
+            if (n == shared.size() && Arrays.equals(out, shared.nodes())) {
+                return shared.nodes(); // the whole table in its own order: its array, shared
+            }
+            return out;
+        }
+        return NodeTable.of(given).nodes();
     }
 
     /** The ring version, or null for a ring built with a memcached {@link HashStyle} ({@link #style()}). */
@@ -212,7 +324,7 @@ public final class KetamaRing<T> {
     }
 
     long generatedPointsOf(int index) {
-        return nodePoints[index];
+        return nodePoints != null ? nodePoints[index] : (long) nodeArray[index].weight() * placement.pointsPerWeight();
     }
 
     /** The nodes, in the order given to {@link #build}. */
@@ -294,14 +406,12 @@ public final class KetamaRing<T> {
         return view;
     }
 
-    @SuppressWarnings("unchecked")
     Node<T> node(int index) {
-        return (Node<T>) nodeArray[index];
+        return nodeArray[index];
     }
 
-    @SuppressWarnings("unchecked")
     private Node<T> nodeOrNull(int index) {
-        return index < 0 ? null : (Node<T>) nodeArray[index];
+        return index < 0 ? null : nodeArray[index];
     }
 
     /**

@@ -88,8 +88,8 @@ final class MemcachedPlacement extends Placement {
 
     /** hashring: input order (a stable sort keeps the first); spymemcached: reverse input order (a later put replaces). */
     @Override
-    int[] rankOrder(List<? extends Node<?>> nodes) {
-        int n = nodes.size();
+    int[] rankOrder(HashIdentity[] identities) {
+        int n = identities.length;
         int[] out = new int[n];
         for (int i = 0; i < n; i++) {
             out[i] = style == HashStyle.HASHRING ? i : n - 1 - i;
@@ -98,8 +98,8 @@ final class MemcachedPlacement extends Placement {
     }
 
     @Override
-    int emit(Node<?> node, int count, int rank, long[] raw, int p) {
-        String text = node.identity().serverText() + "-";
+    int emit(HashIdentity identity, int count, int rank, long[] raw, int p) {
+        String text = identity.serverText() + "-";
         for (int i = 0; i < count / POINTS_PER_DIGEST; i++) {
             int[] words = Md5.digest((text + i).getBytes(StandardCharsets.UTF_8));
             for (int word : words) {

@@ -38,13 +38,13 @@ abstract class Placement {
     abstract long[] pointCounts(List<? extends Node<?>> nodes);
 
     /** Node indices in tie-break order: of several nodes making one point, the first here keeps it. */
-    abstract int[] rankOrder(List<? extends Node<?>> nodes);
+    abstract int[] rankOrder(HashIdentity[] identities);
 
     /**
-     * Writes {@code count} points of {@code node} to {@code raw} from {@code p}, each as
-     * {@code hash << 32 | rank}; returns the index after the last one written.
+     * Writes {@code count} points of the node of {@code identity} to {@code raw} from {@code p},
+     * each as {@code hash << 32 | rank}; returns the index after the last one written.
      */
-    abstract int emit(Node<?> node, int count, int rank, long[] raw, int p);
+    abstract int emit(HashIdentity identity, int count, int rank, long[] raw, int p);
 
     abstract int hashKey(byte[] key, int offset, int length);
 

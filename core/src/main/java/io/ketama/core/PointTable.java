@@ -79,8 +79,19 @@ final class PointTable {
      * @param nodeCount number of nodes the node numbers refer to, at most 2^{@value #MAX_NODE_BITS}
      */
     PointTable(int[] hashes, int[] nodes, int count, int nodeCount) {
+        this(pack(hashes, nodes, count), count, nodeCount);
+    }
+
+    /**
+     * @param points    {@code hash << 32 | node} of each point, sorted by hash as an unsigned int
+     *                  (what a ring build has at hand after its sort: no separate arrays of
+     *                  hashes and nodes are made); only the first {@code count} are read
+     * @param count     number of points
+     * @param nodeCount number of nodes the node numbers refer to, at most 2^{@value #MAX_NODE_BITS}
+     */
+    PointTable(long[] points, int count, int nodeCount) {
         this.count = count;
-        this.nodeBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, nodeCount) - 1));
+        this.nodeBits = nodeBitsFor(nodeCount);
         if (nodeBits > MAX_NODE_BITS) {
             throw new IllegalArgumentException("a ring holds at most " + (1 << MAX_NODE_BITS) + " nodes, got " + nodeCount);
         }
@@ -90,21 +101,38 @@ final class PointTable {
         this.nodeMask = (1 << nodeBits) - 1;
         this.bucketBits = indexBits - nodeBits;
         this.bucketStart = new int[(1 << indexBits) + 1];
+        // the points are sorted: each bucket starts at the first point of its bucket or a later one
+        // (a sweep, not a count per point, whose increments of one counter would wait on each other)
+        int bucketShift = 32 + shift;
+        int next = 0;
         for (int i = 0; i < count; i++) {
-            bucketStart[(hashes[i] >>> shift) + 1]++;
+            int b = (int) (points[i] >>> bucketShift);
+            while (next <= b) {
+                bucketStart[next++] = i;
+            }
         }
-        for (int b = 1; b < bucketStart.length; b++) {
-            bucketStart[b] += bucketStart[b - 1];
+        while (next < bucketStart.length) {
+            bucketStart[next++] = count;
         }
         this.fields = new int[count + WINDOW];
         for (int i = 0; i < count; i++) {
-            fields[i] = field(hashes[i] >>> shift, hashes[i] & remainderMask, nodes[i]);
+            long p = points[i];
+            int hash = (int) (p >>> 32);
+            fields[i] = field(hash >>> shift, hash & remainderMask, (int) p);
         }
         int buckets = 1 << indexBits;
         for (int i = count; i < fields.length; i++) {
             fields[i] = field(buckets, 0, 0); // as if in the bucket after the last
         }
-        this.modular = windowsStayNear(hashes, buckets);
+        this.modular = windowsStayNear(points, buckets);
+    }
+
+    private static long[] pack(int[] hashes, int[] nodes, int count) {
+        long[] out = new long[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = ((long) hashes[i] << 32) | nodes[i];
+        }
+        return out;
     }
 
     private int field(int bucket, int remainder, int node) {
@@ -116,14 +144,14 @@ final class PointTable {
      * sign of a 32-bit difference orders fields of later buckets after the target. A window ends at
      * most {@code WINDOW − 1} fields past its bucket's end.
      */
-    private boolean windowsStayNear(int[] hashes, int buckets) {
+    private boolean windowsStayNear(long[] points, int buckets) {
         if (bucketBits < 2) {
             return false;
         }
         int reach = (1 << (bucketBits - 1)) - 1;
         for (int b = 0; b < buckets; b++) {
             int last = bucketStart[b + 1] + WINDOW - 1;
-            int lastBucket = last >= count ? buckets : hashes[last] >>> shift;
+            int lastBucket = last >= count ? buckets : (int) (points[last] >>> (32 + shift));
             if (lastBucket - b > reach) {
                 return false;
             }
@@ -208,6 +236,88 @@ final class PointTable {
 
     /** Full 32-bit hash of the point at {@code position} (a search of the index: for analysis, not lookups). */
     int hashAt(int position) {
+        return (bucketOf(position) << shift) | remainderAt(position);
+    }
+
+    /** All hashes in ring order, reconstructed sequentially. */
+    int[] hashes() {
+        int[] out = new int[count];
+        for (int b = 0, buckets = bucketCount(); b < buckets; b++) {
+            for (int i = bucketStart[b], end = bucketStart[b + 1]; i < end; i++) {
+                out[i] = hashIn(b, i);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Buckets of the index: positions {@code [bucketEnd(b − 1), bucketEnd(b))} hold bucket
+     * {@code b}'s points, in ring order. With {@link #hashIn} a pass over every point in ring order
+     * needs neither a copy of the hashes nor a search of the index per point.
+     */
+    int bucketCount() {
+        return bucketStart.length - 1;
+    }
+
+    /** The position after bucket {@code b}'s last point (the start of bucket {@code b + 1}). */
+    int bucketEnd(int b) {
+        return bucketStart[b + 1];
+    }
+
+    /**
+     * Adds to {@code owned[node]} the key hashes each point owns ({@link HashSpace#arc}: from its
+     * predecessor, exclusive, to itself; the first point also owns the wrap), in one pass in ring
+     * order without copying the hashes.
+     */
+    void addArcs(long[] owned) {
+        if (count == 0) {
+            return;
+        }
+        int previous = hashAt(count - 1);
+        for (int b = 0, buckets = bucketCount(); b < buckets; b++) {
+            for (int i = bucketStart[b], end = bucketStart[b + 1]; i < end; i++) {
+                int h = hashIn(b, i);
+                owned[nodeAt(i)] += HashSpace.arc(previous, h);
+                previous = h;
+            }
+        }
+    }
+
+    /**
+     * The stored field of the point at {@code position}; with {@link #nodeOf}, {@link #bucketLowOf}
+     * and {@link #hashOf} a sequential pass decodes every point from its field alone, without a
+     * read of the index per point (see {@link RingFilter}).
+     */
+    int fieldAt(int position) {
+        return fields[position];
+    }
+
+    int nodeOf(int field) {
+        return field & nodeMask;
+    }
+
+    /** The low {@link #bucketLowBits()} bits of the bucket number of a point, from its field. */
+    int bucketLowOf(int field) {
+        return field >>> (32 - bucketBits);
+    }
+
+    /** {@code s}: bits of its bucket number a field holds (at least 1). */
+    int bucketLowBits() {
+        return bucketBits;
+    }
+
+    /** Full hash of a point of bucket {@code bucket} from its field. */
+    int hashOf(int bucket, int field) {
+        return (bucket << shift) | ((field >>> nodeBits) & remainderMask);
+    }
+
+    /** Whether the point at {@code position} lies in bucket {@code bucket} (any int). */
+    boolean inBucket(int position, int bucket) {
+        return bucket >= 0 && bucket < bucketStart.length - 1 && bucketStart[bucket] <= position && position < bucketStart[bucket + 1];
+    }
+
+    /** The bucket of the point at {@code position}: a search of the index. */
+    int bucketOf(int position) {
         int lo = 0;
         int hi = bucketStart.length - 2;
         // last bucket whose start <= position
@@ -219,20 +329,12 @@ final class PointTable {
                 hi = mid - 1;
             }
         }
-        return (lo << shift) | remainderAt(position);
+        return lo;
     }
 
-    /** All hashes in ring order, reconstructed sequentially. */
-    int[] hashes() {
-        int[] out = new int[count];
-        int bucket = 0;
-        for (int i = 0; i < count; i++) {
-            while (bucketStart[bucket + 1] <= i) {
-                bucket++;
-            }
-            out[i] = (bucket << shift) | remainderAt(i);
-        }
-        return out;
+    /** Full hash of the point at {@code position}, which lies in bucket {@code bucket}. */
+    int hashIn(int bucket, int position) {
+        return (bucket << shift) | remainderAt(position);
     }
 
     private int remainderAt(int position) {
@@ -242,6 +344,16 @@ final class PointTable {
     /** Bytes of the two arrays: 16-byte array headers plus their elements. */
     long retainedBytes() {
         return arrayBytes(bucketStart.length, 4) + arrayBytes(fields.length, 4);
+    }
+
+    /** {@link #retainedBytes()} of a table of {@code count} points of {@code nodeCount} nodes; grows with {@code count}. */
+    static long retainedBytesFor(int count, int nodeCount) {
+        int indexBits = indexBitsFor(count, nodeBitsFor(nodeCount));
+        return arrayBytes((1L << indexBits) + 1, 4) + arrayBytes((long) count + WINDOW, 4);
+    }
+
+    static int nodeBitsFor(int nodeCount) {
+        return Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, nodeCount) - 1));
     }
 
     static long arrayBytes(long length, int elementSize) {

@@ -71,11 +71,7 @@ public final class RingAnalysis<T> {
         Objects.requireNonNull(ring, "ring");
         int n = ring.nodeCount();
         long[] owned = new long[n];
-        int[] hashes = ring.points().hashes();
-        for (int i = 0; i < hashes.length; i++) {
-            int previous = i == 0 ? hashes[hashes.length - 1] : hashes[i - 1];
-            owned[ring.points().nodeIndexAt(i)] += HashSpace.arc(previous, hashes[i]);
-        }
+        ring.table().addArcs(owned);
         long totalWeight = 0;
         for (Node<T> node : ring.nodes()) {
             totalWeight += node.weight();

@@ -55,13 +55,13 @@ final class VersionPlacement extends Placement {
 
     /** Input order for v1, identity order for v2 (input order among equal identities). */
     @Override
-    int[] rankOrder(List<? extends Node<?>> nodes) {
-        Integer[] idx = new Integer[nodes.size()];
+    int[] rankOrder(HashIdentity[] identities) {
+        Integer[] idx = new Integer[identities.length];
         for (int i = 0; i < idx.length; i++) {
             idx[i] = i;
         }
         if (version == RingVersion.V2) {
-            Arrays.sort(idx, Comparator.comparing(i -> nodes.get(i).identity())); // stable
+            Arrays.sort(idx, Comparator.comparing(i -> identities[i])); // stable
         }
         int[] out = new int[idx.length];
         for (int i = 0; i < idx.length; i++) {
@@ -71,8 +71,8 @@ final class VersionPlacement extends Placement {
     }
 
     @Override
-    int emit(Node<?> node, int count, int rank, long[] raw, int p) {
-        int prefix = node.identity().prefixRegister();
+    int emit(HashIdentity identity, int count, int rank, long[] raw, int p) {
+        int prefix = identity.prefixRegister();
         int prev = 0;
         for (int j = 0; j < count; j++) {
             int h = Crc32.finish(Crc32.extendLittleEndian(prefix, prev));

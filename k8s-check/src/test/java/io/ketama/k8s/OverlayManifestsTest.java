@@ -355,6 +355,21 @@ class OverlayManifestsTest {
         comesFromASecret(overlay, "KETAMA_ROUTER_FORWARD_SECRET");
     }
 
+    /**
+     * prod's pods need the forward secret to start: without it a member serves forwards from anyone who
+     * reaches its binary port or {@code /_ketama/forward/} (issue 25 item 6). dev may run without it.
+     */
+    @Test
+    void prodRequiresTheForwardSecretAndDevMayGoWithout() {
+        Map<String, Object> prod = named(maps(container("prod"), "env"), "KETAMA_ROUTER_FORWARD_SECRET").orElseThrow();
+        assertThat(at(prod, "valueFrom", "secretKeyRef", "optional")).as("prod: a pod starts only with the forward secret")
+                .isEqualTo(false);
+        assertThat(str(prod, "valueFrom", "secretKeyRef", "name")).isEqualTo("ketama-router-forward");
+        assertThat(str(prod, "valueFrom", "secretKeyRef", "key")).isEqualTo("secret");
+        Map<String, Object> dev = named(maps(container("dev"), "env"), "KETAMA_ROUTER_FORWARD_SECRET").orElseThrow();
+        assertThat(at(dev, "valueFrom", "secretKeyRef", "optional")).as("dev: the Secret may be missing").isEqualTo(true);
+    }
+
     /** {@code variable} is set on the container from a Secret, never as a literal, and not in the ConfigMap. */
     private static void comesFromASecret(String overlay, String variable) {
         Map<String, Object> env = named(maps(container(overlay), "env"), variable)

@@ -118,6 +118,23 @@ final class AdminHttp {
         problem(rc, status, type, title, detail);
     }
 
+    /** Seconds a caller refused for too few members should wait before trying again. */
+    static final String QUORUM_RETRY_AFTER = "5";
+
+    /**
+     * Answers a change the cluster could not make safely ({@link MigrationQuorumException}): 503
+     * with {@code Retry-After}, {@code too-few-members} when nothing was written, {@code unconfirmed}
+     * when the change was stored on this side of a possibly split cluster but not acknowledged.
+     */
+    static void quorum(RoutingContext rc, MigrationQuorumException e) {
+        rc.response().putHeader(HttpHeaders.RETRY_AFTER, QUORUM_RETRY_AFTER);
+        if (e.stored()) {
+            refused(rc, 503, "unconfirmed", "Change not confirmed by enough members", e.getMessage());
+        } else {
+            refused(rc, 503, "too-few-members", "Too few members for a change", e.getMessage());
+        }
+    }
+
     static void problem(RoutingContext rc, int status, String type, String title, String detail) {
         rc.response().setStatusCode(status)
                 .putHeader(HttpHeaders.CONTENT_TYPE, PROBLEM)

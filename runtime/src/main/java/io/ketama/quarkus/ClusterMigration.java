@@ -13,14 +13,19 @@ import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -41,9 +46,25 @@ import java.util.function.UnaryOperator;
  *   <li><b>Seed.</b> The first member of a new cluster stores its configured settings as generation
  *       1; every later member adopts the stored value in {@link #start}, before it returns, whatever
  *       its own configuration says (logged when they differ).</li>
- *   <li><b>Loss and merge.</b> If the entry is lost (every member holding a copy died at once), the
- *       next member to notice stores the value it applied. After a split-brain merge the state with
- *       the higher generation wins, and every member follows it.</li>
+ *   <li><b>Configuration rollouts.</b> Once ready, a member offers its configuration
+ *       ({@link #offerConfiguration}): {@link ConfigurationRollout} decides whether it moves the
+ *       state (a rolling restart with new settings) or not (the same settings, or an old member's),
+ *       and the configuration the cluster last adopted is kept beside the state
+ *       ({@link AdoptedConfiguration}).</li>
+ *   <li><b>Acknowledged means kept.</b> With {@code quarkus.ketama.migration.min-members} set to
+ *       a majority, a change returns only once that many members apply it, and is refused when this
+ *       member sees fewer ({@link MigrationQuorum}): a change that returned survives every
+ *       partition and its merge.</li>
+ *   <li><b>Loss and merge.</b> Each member remembers the last {@value #HISTORY} states it applied.
+ *       When the stored state is one of those and older than the one this member applies, the
+ *       cluster has gone back (the entry was lost with every copy on a side that died or was cut off,
+ *       and a member that had not heard of the newest change stored its own; or this member's side
+ *       merged into a side that made no change since the two split): the member stores its newer
+ *       state again, as a fast-forward. Any other stored state is followed, even an older
+ *       generation: after a split-brain merge in which both sides changed the state, the side
+ *       Hazelcast merges into (the larger) keeps its own, and the smaller side's changes since the
+ *       split are dropped, logged as a warning on each of its members. With a majority
+ *       {@code min-members} none of those was acknowledged.</li>
  *   <li><b>Unreadable.</b> A stored text that is not a state (written by something other than
  *       this class) is reported by each member once while it stays stored, as an ERROR log line
  *       saying the generation kept and what is wrong with the text, and applied nowhere: every
@@ -71,30 +92,49 @@ final class ClusterMigration implements AutoCloseable {
     /** How often a member re-reads the state without being told it changed (one remote get). */
     static final Duration RESYNC = Duration.ofMillis(250);
     private static final int MAX_ATTEMPTS = 50;
+    /**
+     * Longest wait for the adopted configuration when the admin plane shows it: the entry's owner
+     * may be paused or cut off and not yet dropped by the failure detector, and a {@code GET} must
+     * answer within its time limits rather than wait out Hazelcast's call timeout (60 s).
+     */
+    static final Duration VIEW_READ_TIMEOUT = Duration.ofSeconds(1);
+    /** How many of the states it applied a member remembers, to tell a cluster that went back from one that moved on. */
+    static final int HISTORY = 256;
 
     private final HazelcastInstance hazelcast;
     private final MigrationSource source;
     private final Consumer<MigrationState> onApply;
     private final Clock clock;
     private final ThreadFactory follower;
+    private final MigrationQuorum quorum;
     private final Object lock = new Object();
+    /** The states this member applied, oldest first, at most {@link #HISTORY} (guarded by lock). */
+    private final ArrayDeque<MigrationState> history = new ArrayDeque<>();
     private final String self;
     private volatile MigrationState current;
     private IMap<String, String> map;
     private ScheduledExecutorService executor;
     private UUID entryListener;
     private UUID lifecycleListener;
-    /** The state before a merge began (guarded by lock). */
-    private MigrationState beforeMerge;
     /** The last malformed stored text reported, so it is reported once (guarded by lock). */
     private String reportedMalformed;
+    /** Told of every change this member makes (not of those it follows). */
+    private volatile Consumer<MigrationState> onChange = s -> { };
 
     /**
      * @param onApply called with each state this member applies, in order, under this object's lock:
      *                keep it short and non-blocking
      */
     ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, Consumer<MigrationState> onApply, Clock clock) {
-        this(hazelcast, source, onApply, clock, r -> {
+        this(hazelcast, source, MigrationQuorum.NONE, onApply, clock);
+    }
+
+    /**
+     * @param quorum how many members a change needs ({@link MigrationQuorum#NONE}: none)
+     */
+    ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, MigrationQuorum quorum, Consumer<MigrationState> onApply,
+                     Clock clock) {
+        this(hazelcast, source, quorum, onApply, clock, r -> {
             Thread t = new Thread(r, "ketama-migration");
             t.setDaemon(true);
             return t;
@@ -108,6 +148,12 @@ final class ClusterMigration implements AutoCloseable {
      */
     ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, Consumer<MigrationState> onApply, Clock clock,
                      ThreadFactory follower) {
+        this(hazelcast, source, MigrationQuorum.NONE, onApply, clock, follower);
+    }
+
+    ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, MigrationQuorum quorum, Consumer<MigrationState> onApply,
+                     Clock clock, ThreadFactory follower) {
+        this.quorum = Objects.requireNonNull(quorum, "quorum");
         this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
         this.source = Objects.requireNonNull(source, "source");
         this.onApply = Objects.requireNonNull(onApply, "onApply");
@@ -156,8 +202,9 @@ final class ClusterMigration implements AutoCloseable {
                             + "a running member (a change replaces the text), then start this member again");
                 } else {
                     if (!cluster.settings().equals(configured)) {
-                        LOG.infof("ketama: this member's configured migration %s differs from the cluster's; the cluster's applies: %s",
-                                configured, cluster);
+                        LOG.infof("ketama: this member's configured migration %s differs from the cluster's; the cluster's applies "
+                                + "until this member is ready and offers its own, which moves the cluster unless it is one the cluster "
+                                + "adopted or moved past: %s", configured, cluster);
                     }
                     apply(cluster);
                 }
@@ -179,6 +226,11 @@ final class ClusterMigration implements AutoCloseable {
                     RESYNC.toMillis());
             return null;
         }
+    }
+
+    /** Tells {@code listener} of every change this member makes from now on (not of those it follows). */
+    void onChange(Consumer<MigrationState> listener) {
+        this.onChange = Objects.requireNonNull(listener, "listener");
     }
 
     /** The state this member applies now. */
@@ -212,6 +264,7 @@ final class ClusterMigration implements AutoCloseable {
      * @param expectedGeneration the generation the change is based on, or {@link #ANY_GENERATION}
      * @param who                who asks, for the log and the state's {@code changedBy}
      * @throws MigrationConflictException when the state is no longer at {@code expectedGeneration}
+     * @throws MigrationQuorumException   when the change is refused or unconfirmed for too few members
      */
     MigrationState update(MigrationSettings next, long expectedGeneration, String who) {
         Objects.requireNonNull(next, "next");
@@ -228,6 +281,23 @@ final class ClusterMigration implements AutoCloseable {
      *               not have side effects), and may throw {@link IllegalArgumentException}
      */
     MigrationState update(UnaryOperator<MigrationSettings> change, long expectedGeneration, String who) {
+        MigrationState made = store(change, expectedGeneration, who);
+        if (source == MigrationSource.CLUSTER) {
+            try {
+                quorum.awaitConfirmed(made); // outside the lock: this member keeps following meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw MigrationQuorumException.unconfirmed(made, 0, quorum.minMembers(), 0);
+            } catch (MigrationQuorumException e) {
+                LOG.warnf("ketama: migration change by %s (generation %d) not acknowledged: %s", who, made.generation(), e.getMessage());
+                throw e;
+            }
+        }
+        return made;
+    }
+
+    /** Makes the change and applies it here; the confirmation by the others is {@link #update}'s. */
+    private MigrationState store(UnaryOperator<MigrationSettings> change, long expectedGeneration, String who) {
         Objects.requireNonNull(change, "change");
         Objects.requireNonNull(who, "who");
         synchronized (lock) {
@@ -237,7 +307,14 @@ final class ClusterMigration implements AutoCloseable {
                 MigrationState changed = base.next(change.apply(base.settings()), who, clock.instant());
                 apply(changed);
                 logChange(base, changed, "this member only");
+                onChange.accept(changed);
                 return changed;
+            }
+            try {
+                quorum.requireMembers();
+            } catch (MigrationQuorumException e) {
+                LOG.warnf("ketama: migration change by %s refused: %s", who, e.getMessage());
+                throw e;
             }
             for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
                 String stored = map.get(KEY);
@@ -252,11 +329,119 @@ final class ClusterMigration implements AutoCloseable {
                 if (won) {
                     apply(changed);
                     logChange(base, changed, "cluster-wide");
+                    onChange.accept(changed);
                     return changed;
                 }
             }
             throw new IllegalStateException("the migration state changed " + MAX_ATTEMPTS
                     + " times while this change was being made; nothing was changed, try again");
+        }
+    }
+
+    /**
+     * The configuration the cluster last adopted, or null when it has none (or the stored one is
+     * unreadable, which is logged). One remote read, waited for at most {@code within}.
+     *
+     * @throws TimeoutException when the entry was not read within {@code within}
+     */
+    AdoptedConfiguration adoptedConfiguration(Duration within) throws TimeoutException {
+        if (source == MigrationSource.MEMBER) {
+            return null;
+        }
+        String text;
+        try {
+            text = map.getAsync(AdoptedConfiguration.KEY).toCompletableFuture().get(within.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TimeoutException("interrupted while reading the adopted configuration");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the adopted configuration could not be read: " + e.getCause(), e.getCause());
+        }
+        return text == null ? null : decodeAdopted(text);
+    }
+
+    /**
+     * Offers {@code mine}, this member's configuration, to the cluster once this member is ready:
+     * adopts it as the cluster's state (a new generation, {@code configuration of <identity>}),
+     * records it, marks this member rolled, or does nothing, as {@link ConfigurationRollout} decides;
+     * logs what it did and why. Blocks for remote calls (and, with {@code min-members}, for the
+     * members' confirmations): call it off the start-up and request paths. Nothing with
+     * {@link MigrationSource#MEMBER}.
+     *
+     * @param identity this member's ring identity
+     * @param others   the configurations the other members in the cluster publish now, by ring
+     *                 identity (empty text: unknown)
+     * @return the decision taken, or null with {@link MigrationSource#MEMBER}
+     * @throws MigrationQuorumException when the adoption needs more members than there are: try again later
+     */
+    ConfigurationRollout.Decision offerConfiguration(ConfiguredMigration mine, String identity, Supplier<Map<String, String>> others) {
+        if (source == MigrationSource.MEMBER) {
+            return null;
+        }
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            String text = map.get(AdoptedConfiguration.KEY);
+            AdoptedConfiguration recorded = text == null ? null : decodeAdopted(text);
+            MigrationState state = latest();
+            ConfigurationRollout.Decision decision = ConfigurationRollout.decide(mine, identity, recorded, state);
+            AdoptedConfiguration next;
+            switch (decision.kind()) {
+                case STALE -> {
+                    LOG.warnf("ketama: configured migration %s not adopted: %s; the cluster keeps %s", mine, decision.why(), state);
+                    return decision;
+                }
+                case UNCHANGED -> {
+                    if (!recorded.pending().containsKey(identity)) {
+                        LOG.infof("ketama: configured migration %s is the cluster's already (%s); it applies %s", mine, decision.why(),
+                                state);
+                        return decision;
+                    }
+                    next = recorded.rolled(identity);
+                }
+                case RECORD -> next = new AdoptedConfiguration(mine, 0, identity, clock.instant(), pending(mine, identity, others.get()));
+                case ADOPT -> {
+                    MigrationState made = state.origin() == MigrationState.Origin.CONFIGURATION && state.settings().equals(mine.settings())
+                            ? state // adopted already (this member's earlier attempt, or another member's): record it
+                            : update(settings -> mine.settings(), ANY_GENERATION, MigrationState.BY_CONFIGURATION + identity);
+                    next = new AdoptedConfiguration(mine, made.generation(), identity, clock.instant(), pending(mine, identity, others.get()));
+                }
+                default -> throw new IllegalStateException(decision.kind().name());
+            }
+            boolean won = text == null ? map.putIfAbsent(AdoptedConfiguration.KEY, next.encode()) == null
+                    : map.replace(AdoptedConfiguration.KEY, text, next.encode());
+            if (won) {
+                switch (decision.kind()) {
+                    case ADOPT -> LOG.infof("ketama: configured migration %s adopted by the cluster as generation %d (%s); members "
+                            + "still to be rolled onto it: %s", mine, next.generation(), decision.why(), next.pending().keySet());
+                    case RECORD -> LOG.infof("ketama: configured migration %s recorded as the cluster's configuration (%s)", mine,
+                            decision.why());
+                    default -> LOG.infof("ketama: configured migration %s is the cluster's already (%s); this member is rolled onto "
+                            + "it, %d still to be", mine, decision.why(), next.pending().size());
+                }
+                return decision;
+            }
+        }
+        throw new IllegalStateException("the cluster's adopted configuration changed " + MAX_ATTEMPTS
+                + " times while this member offered its own; it is offered again later");
+    }
+
+    /** The other members whose published configuration is not {@code mine}, with theirs. */
+    private static Map<String, String> pending(ConfiguredMigration mine, String identity, Map<String, String> others) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        others.forEach((id, configured) -> {
+            if (!id.equals(identity) && !mine.encode().equals(configured)) {
+                out.put(id, configured);
+            }
+        });
+        return out;
+    }
+
+    private AdoptedConfiguration decodeAdopted(String text) {
+        try {
+            return AdoptedConfiguration.decode(text);
+        } catch (IllegalArgumentException e) {
+            LOG.errorf("ketama: the cluster's record of its adopted configuration is unreadable and counts as none: %s",
+                    e.getMessage());
+            return null;
         }
     }
 
@@ -271,23 +456,36 @@ final class ClusterMigration implements AutoCloseable {
                 to.settings(), to.generation());
     }
 
-    /** Re-reads the stored state and applies it. Caller holds the lock. */
+    /**
+     * Re-reads the stored state and applies it, or stores this member's state again where the
+     * stored one is an older state this member applied (see the contract). Caller holds the lock.
+     */
     private void refresh() {
         String stored = map.get(KEY);
+        MigrationState mine = current;
         if (stored == null) {
-            MigrationState mine = current;
             String other = map.putIfAbsent(KEY, MigrationStateText.encode(mine));
             if (other == null) {
-                LOG.warnf("ketama: the cluster had lost its migration state (every member holding a copy left at once); "
-                        + "this member stored the one it applies: %s", mine);
+                LOG.warnf("ketama: the cluster had lost its migration state (every copy was on members that left or were cut "
+                        + "off at once); this member stored the one it applies: %s", mine);
                 return;
             }
             stored = other;
         }
         MigrationState cluster = decode(stored);
-        if (cluster != null) {
-            apply(cluster);
+        if (cluster == null) {
+            return;
         }
+        if (cluster.generation() < mine.generation() && history.contains(cluster)) {
+            boolean won = map.replace(KEY, stored, MigrationStateText.encode(mine));
+            if (won) {
+                LOG.warnf("ketama: the cluster's migration state had gone back to generation %d, which this member applied "
+                        + "before its own %d (a lost entry, or a merge with a side that made no change since the split); this "
+                        + "member stored its newer one again: %s", cluster.generation(), mine.generation(), mine);
+            }
+            return; // lost the race: the next read follows whoever won
+        }
+        apply(cluster);
     }
 
     private void refreshQuietly() {
@@ -309,10 +507,15 @@ final class ClusterMigration implements AutoCloseable {
             return;
         }
         if (previous != null && s.generation() <= previous.generation()) {
-            LOG.warnf("ketama: the cluster's migration state went from generation %d back to %d (a split-brain merge or a lost "
-                    + "entry); following the cluster: %s", previous.generation(), s.generation(), s);
+            LOG.warnf("ketama: the cluster's migration state went from generation %d back to %d: this member's side merged "
+                    + "into a side that changed the state too, and that side's state is kept (this side's changes since the "
+                    + "split are dropped); following the cluster: %s", previous.generation(), s.generation(), s);
         }
         current = s;
+        history.addLast(s);
+        if (history.size() > HISTORY) {
+            history.removeFirst();
+        }
         onApply.accept(s);
         if (previous != null) {
             LOG.infof("ketama: migration generation %d applied on this member: %s", s.generation(), s);
@@ -342,35 +545,10 @@ final class ClusterMigration implements AutoCloseable {
         }
     }
 
-    /**
-     * Across a split-brain merge the smaller side's members join the larger side and its map entry
-     * wins by Hazelcast's default merge policy; these members then put their own state back if it
-     * has the higher generation, so the side that changed more keeps its state either way.
-     */
+    /** After a split-brain merge this member reads the merged state at once, not within {@link #RESYNC}. */
     private void lifecycle(LifecycleEvent event) {
-        if (event.getState() == LifecycleEvent.LifecycleState.MERGING) {
-            synchronized (lock) {
-                beforeMerge = current;
-            }
-        } else if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
-            submit(this::afterMerge);
-        }
-    }
-
-    private void afterMerge() {
-        synchronized (lock) {
-            MigrationState mine = beforeMerge;
-            beforeMerge = null;
-            String stored = map.get(KEY);
-            MigrationState cluster = stored == null ? null : decode(stored);
-            if (mine != null && (cluster == null || mine.generation() > cluster.generation())) {
-                String text = MigrationStateText.encode(mine);
-                boolean won = stored == null ? map.putIfAbsent(KEY, text) == null : map.replace(KEY, stored, text);
-                LOG.infof("ketama: after a split-brain merge this member's migration state (generation %d) %s the cluster's (%s)",
-                        mine.generation(), won ? "replaced" : "raced with another writer for", cluster == null ? "none"
-                                : "generation " + cluster.generation());
-            }
-            refresh();
+        if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+            submit(this::refreshQuietly);
         }
     }
 

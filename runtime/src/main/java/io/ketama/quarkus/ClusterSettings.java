@@ -16,9 +16,11 @@ import java.util.Optional;
  * @param drainTimeout      {@code quarkus.ketama.drain.timeout}
  * @param drainQuietPeriod  {@code quarkus.ketama.drain.quiet-period}
  * @param memberAllowlist   {@code quarkus.ketama.hazelcast.member-allowlist}, or null for every member
+ * @param minMembers        {@code quarkus.ketama.migration.min-members}
+ * @param migrationRevision {@code quarkus.ketama.migration.revision}, or 0 when unset
  */
 record ClusterSettings(MigrationSource migrationSource, Optional<String> adminToken, Duration drainTimeout,
-                       Duration drainQuietPeriod, MemberAllowlist memberAllowlist) {
+                       Duration drainQuietPeriod, MemberAllowlist memberAllowlist, int minMembers, long migrationRevision) {
 
     static final int MIN_TOKEN_LENGTH = 16;
     static final Duration MAX_DRAIN = Duration.ofMinutes(10);
@@ -61,13 +63,25 @@ record ClusterSettings(MigrationSource migrationSource, Optional<String> adminTo
                 problems.add(e.getMessage());
             }
         }
-        return problems.size() > before ? null : new ClusterSettings(config.migration().source(), token, timeout, quiet, allowlist);
+        int minMembers = config.migration().minMembers();
+        if (minMembers < 1) {
+            problems.add(KetamaSettings.PREFIX + "migration.min-members must be at least 1 (a majority of the cluster's members, "
+                    + "e.g. 3 of 5, to keep changes made on the smaller side of a network partition from being acknowledged), was "
+                    + minMembers);
+        }
+        long revision = config.migration().revision().orElse(0);
+        if (config.migration().revision().isPresent() && revision < 1) {
+            problems.add(KetamaSettings.PREFIX + "migration.revision must be a whole number from 1 (e.g. the version of the "
+                    + "configuration that sets the migration keys) when set, was " + revision);
+        }
+        return problems.size() > before ? null
+                : new ClusterSettings(config.migration().source(), token, timeout, quiet, allowlist, minMembers, revision);
     }
 
     @Override
     public String toString() { // never the token itself
         return "ClusterSettings[migrationSource=" + migrationSource + ", adminToken=" + (adminToken.isPresent() ? "set" : "unset")
                 + ", drainTimeout=" + drainTimeout + ", drainQuietPeriod=" + drainQuietPeriod + ", memberAllowlist="
-                + memberAllowlist + "]";
+                + memberAllowlist + ", minMembers=" + minMembers + ", migrationRevision=" + migrationRevision + "]";
     }
 }

@@ -11,6 +11,7 @@ import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.UncheckedIOException;
 import java.net.URL;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
@@ -26,6 +27,11 @@ import java.util.UUID;
  *   <li><b>Hazelcast's overrides</b>: {@code HZ_*} environment variables and {@code hz.*} system
  *       properties ({@code HZ_CLUSTERNAME=x}, {@code -Dhz.network.port.port=5801}).</li>
  *   <li><b>{@code quarkus.ketama.hazelcast.*}</b> keys that are set.</li>
+ *   <li><b>Fault timing</b>: how soon a silent member is dropped ({@code failure-timeout}) and how
+ *       often split-off parts look for each other to merge ({@code merge-interval}): the key when
+ *       set, else the Hazelcast file's or a system property's value, else 10s each instead of
+ *       Hazelcast's 60s and 120s (300s for the first look), so a partitioned member leaves the
+ *       rings in seconds and a healed partition merges in seconds, not minutes.</li>
  *   <li><b>Tests</b> (the test launch mode): a cluster name unique to the run and a join that finds
  *       only this member, on loopback only, unless {@code cluster-name} resp. {@code members} (or
  *       Kubernetes discovery) is set by a {@code quarkus.ketama.hazelcast.*} key: a test never
@@ -44,6 +50,15 @@ final class HazelcastConfigs {
     static final String TEST_CLUSTER_PREFIX = "ketama-test-";
     static final int DEFAULT_PORT = 5701;
     private static final String BIND_ANY = "hazelcast.socket.bind.any";
+    static final String MAX_NO_HEARTBEAT = "hazelcast.max.no.heartbeat.seconds";
+    static final String HEARTBEAT_INTERVAL = "hazelcast.heartbeat.interval.seconds";
+    static final String MERGE_FIRST_RUN = "hazelcast.merge.first.run.delay.seconds";
+    static final String MERGE_NEXT_RUN = "hazelcast.merge.next.run.delay.seconds";
+    static final String MASTERSHIP_CLAIM = "hazelcast.mastership.claim.timeout.seconds";
+    static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration DEFAULT_MERGE_INTERVAL = Duration.ofSeconds(10);
+    /** Heartbeats per failure timeout are at least this many, so one late heartbeat drops nobody. */
+    private static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
     private HazelcastConfigs() {
     }
@@ -61,6 +76,7 @@ final class HazelcastConfigs {
         }
         new ExternalConfigurationOverride().overwriteMemberConfig(config);
         overlay(config, h);
+        faultTiming(config, h);
         if (mode == LaunchMode.TEST) {
             isolate(config, h);
         }
@@ -172,6 +188,39 @@ final class HazelcastConfigs {
         } else if (Boolean.FALSE.equals(h.kubernetes())) {
             network.getJoin().getKubernetesConfig().setEnabled(false);
         }
+    }
+
+    /** See the class comment: the key, else the file's or a system property's value, else ours. */
+    private static void faultTiming(Config config, KetamaSettings.HazelcastSettings h) {
+        boolean failureTimeoutSet = setSeconds(config, MAX_NO_HEARTBEAT, h.failureTimeout(), DEFAULT_FAILURE_TIMEOUT);
+        if (failureTimeoutSet) {
+            // Hazelcast's 5 s heartbeat would leave two heartbeats per 10 s: one late packet would drop a member
+            setSeconds(config, HEARTBEAT_INTERVAL, null, HEARTBEAT);
+            // When the master is the one cut off or paused, the member that takes over asks every other
+            // member for its member list and waits up to this long for the answers (Hazelcast: 120 s):
+            // a paused master whose connections stay open kept every member's rings unchanged for the
+            // whole of a 20 s pause (fault harness, load-tests/RESULTS.md). As long as the failure timeout.
+            setSeconds(config, MASTERSHIP_CLAIM, null, h.failureTimeout() == null ? DEFAULT_FAILURE_TIMEOUT : h.failureTimeout());
+        }
+        Duration merge = h.mergeInterval();
+        setSeconds(config, MERGE_FIRST_RUN, merge, DEFAULT_MERGE_INTERVAL);
+        setSeconds(config, MERGE_NEXT_RUN, merge, DEFAULT_MERGE_INTERVAL);
+    }
+
+    /**
+     * Sets {@code property} to {@code key} when set, else to {@code fallback} unless the file or a
+     * system property set it; returns whether this method set it.
+     */
+    private static boolean setSeconds(Config config, String property, Duration key, Duration fallback) {
+        if (key != null) {
+            config.setProperty(property, Long.toString(key.toSeconds()));
+            return true;
+        }
+        if (config.getProperties().getProperty(property) == null && System.getProperty(property) == null) {
+            config.setProperty(property, Long.toString(fallback.toSeconds()));
+            return true;
+        }
+        return false;
     }
 
     /**

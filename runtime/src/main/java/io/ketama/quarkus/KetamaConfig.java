@@ -10,6 +10,7 @@ import io.smallrye.config.WithName;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Configuration of the ketama extension. Every key can be set as an environment variable: upper
@@ -84,6 +85,40 @@ public interface KetamaConfig {
      */
     Drain drain();
 
+    /**
+     * Consistent hashing with bounded loads: {@link RingSelector#selectBounded}.
+     */
+    BoundedLoad boundedLoad();
+
+    /**
+     * Consistent hashing with bounded loads (Mirrokni, Thorup, Zadimoghaddam): a key goes to the
+     * first member in its failover order whose load stays within {@code factor} × the mean load per
+     * unit of weight, so a member carries at most about {@code factor} × its share however skewed the
+     * keys. The extension's plain {@code select} never applies it; {@link RingSelector#selectBounded}
+     * does when enabled, with the loads the application counts. The cache-routing service enables it
+     * and enforces it for the whole cluster's load (see its README).
+     */
+    interface BoundedLoad {
+
+        /**
+         * Whether {@link RingSelector#selectBounded} applies the bound; {@code false}: it answers the
+         * plain owner, as {@code select} does.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /**
+         * The balance factor {@code c}: a member of weight {@code w} carries at most
+         * {@code ⌈c × (L + 1) × w / W⌉} of the load {@code L} of all members of total weight
+         * {@code W}. Above 1.0 (at 1.0 no member would have room) and at most 100; 1.25 lets the
+         * busiest member carry 25 % more than the mean. Lower values spill more keys past their
+         * owner (a cache there misses once per spilled key), higher ones let the busiest member
+         * carry more. HAProxy writes the same setting as a percentage ({@code hash-balance-factor 125}).
+         */
+        @WithDefault("1.25")
+        double factor();
+    }
+
     /** How this member is placed on the rings; published as Hazelcast member attributes. */
     interface Member {
 
@@ -115,8 +150,11 @@ public interface KetamaConfig {
         /**
          * Which ring serves keys: {@code v1} (all keys), {@code v2} (all keys) or {@code split}
          * (the share {@code v2-share} of keys on v2, the rest on v1). With {@code source=cluster}
-         * (the default) this seeds a new cluster; change it at run time with
-         * {@code PUT /q/ketama/migration} or {@code RingSelector.updateMigration}.
+         * (the default) it starts a new cluster, and a rolling restart with a new value moves the
+         * running cluster's state once its first restarted member is ready; a member starting with
+         * the value the cluster adopted, or an old one, changes nothing, so a change made with
+         * {@code PUT /q/ketama/migration} or {@code RingSelector.updateMigration} stays in force until
+         * the configuration changes (runtime/README, "Precedence").
          */
         @WithDefault("v1")
         MigrationSettings.Mode mode();
@@ -144,13 +182,37 @@ public interface KetamaConfig {
 
         /**
          * Where the migration settings come from: {@code cluster} (one state for the whole cluster,
-         * versioned by a generation: the keys above only seed a new cluster, a member that joins
-         * adopts the cluster's state, and a change through {@code RingSelector.updateMigration} or
+         * versioned by a generation: the keys above start a new cluster and move it when a rolling
+         * restart changes them, a member that joins with the cluster's configuration adopts the
+         * cluster's state, and a change through {@code RingSelector.updateMigration} or
          * {@code PUT /q/ketama/migration} reaches every member) or {@code member} (each member runs
          * with its own keys above; a change reaches this member alone).
          */
         @WithDefault("cluster")
         MigrationSource source();
+
+        /**
+         * How many members a change of the cluster's migration state (an admin {@code PUT}, a
+         * ramp step, {@code RingSelector.updateMigration}) needs: refused with nothing changed while
+         * this member sees fewer, and acknowledged only once that many members apply it. Set it to a
+         * majority of the cluster's members ({@code n/2 + 1}, e.g. 3 of 5): then only the larger side
+         * of a network partition can change the state, and no acknowledged change is lost when the
+         * sides merge (runtime/README, "Faults"). {@code 1}: every change is acknowledged at once,
+         * and one made on the smaller side of a split is lost if the larger side changed the state
+         * too. At least 1; with {@code source=member}, not used.
+         */
+        @WithDefault("1")
+        int minMembers();
+
+        /**
+         * The revision of the migration keys above, a whole number from 1 (for example the version
+         * of the ConfigMap or deployment that sets them). With it, a member whose configuration
+         * differs from the one the cluster last adopted moves the cluster only when its revision is
+         * higher, so a member restarting with an old configuration never moves it back, in whatever
+         * order members restart. Unset: the cluster tells old from new by which members a rollout
+         * has not reached yet (runtime/README, "Configuration rollouts").
+         */
+        OptionalLong revision();
     }
 
     /** The admin plane. */
@@ -242,6 +304,24 @@ public interface KetamaConfig {
          */
         @WithName("interface")
         Optional<String> interfaceAddress();
+
+        /**
+         * How long a member may send no heartbeat before the others drop it from the cluster, and
+         * so from their rings (a partitioned, paused or dead member): whole seconds from 3s to 600s.
+         * Heartbeats then go every second. Shorter drops a member sooner; a member silent for less
+         * (a GC pause, a short network blip) stays. Unset: {@code hazelcast.max.no.heartbeat.seconds}
+         * from the Hazelcast file or a system property, else 10s (Hazelcast's own default is 60s).
+         */
+        Optional<Duration> failureTimeout();
+
+        /**
+         * How often a member looks for a part of the cluster that split off (a healed network
+         * partition, a member dropped while paused) and merges with it: whole seconds from 1s to
+         * 600s. After a partition heals the sides merge within about this long. Unset:
+         * {@code hazelcast.merge.next.run.delay.seconds} from the Hazelcast file or a system
+         * property, else 10s (Hazelcast's own default is 120s, and 300s for the first look).
+         */
+        Optional<Duration> mergeInterval();
 
         /** Kubernetes discovery. */
         Kubernetes kubernetes();

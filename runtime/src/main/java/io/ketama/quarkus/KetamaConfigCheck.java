@@ -25,6 +25,7 @@ public final class KetamaConfigCheck {
         List<String> problems = new ArrayList<>();
         KetamaSettings.from(config, problems);
         ClusterSettings.from(config, problems);
+        BoundedLoadSettings.from(config, problems);
         return List.copyOf(problems);
     }
 

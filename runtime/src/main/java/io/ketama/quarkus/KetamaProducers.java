@@ -50,6 +50,7 @@ public class KetamaProducers {
     HazelcastInstance hazelcast(KetamaSettings settings, ClusterSettings clusterSettings,
                                 @All List<HazelcastConfigCustomizer> customizers) {
         Config config = HazelcastConfigs.customized(HazelcastConfigs.of(settings), customizers, settings);
+        MemberAttributes.publishConfiguredMigration(config, settings.migration(), clusterSettings.migrationRevision());
         // last: a filter the application set itself is kept
         HazelcastInstance instance = HazelcastHardening.newMember(config, clusterSettings.memberAllowlist());
         LOG.infof("ketama: embedded Hazelcast member %s joined cluster '%s' (%d members)",

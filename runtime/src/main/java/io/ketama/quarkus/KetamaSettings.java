@@ -27,8 +27,13 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
 
     /** Validated {@code quarkus.ketama.hazelcast.*}; each value is null when unset. */
     record HazelcastSettings(String clusterName, Integer port, Boolean portAutoIncrement, List<String> members,
-                             String interfaceAddress, Boolean kubernetes, String serviceDns, String configFile) {
+                             String interfaceAddress, Boolean kubernetes, String serviceDns, String configFile,
+                             Duration failureTimeout, Duration mergeInterval) {
     }
+
+    static final Duration MIN_FAILURE_TIMEOUT = Duration.ofSeconds(3);
+    static final Duration MIN_MERGE_INTERVAL = Duration.ofSeconds(1);
+    static final Duration MAX_FAULT_TIMING = Duration.ofMinutes(10);
 
     /** Whether split mode applies in this member's data centre. */
     boolean splitAllowedHere() {
@@ -103,8 +108,25 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
                 && Thread.currentThread().getContextClassLoader().getResource(file) == null) {
             problems.add(hz + "config-file '" + file + "' is neither a readable file nor a class-path resource");
         }
+        Duration failureTimeout = wholeSeconds(problems, hz + "failure-timeout", h.failureTimeout().orElse(null),
+                MIN_FAILURE_TIMEOUT, "10s");
+        Duration mergeInterval = wholeSeconds(problems, hz + "merge-interval", h.mergeInterval().orElse(null),
+                MIN_MERGE_INTERVAL, "10s");
         return new HazelcastSettings(clusterName, port, h.portAutoIncrement().orElse(null), members, iface,
-                h.kubernetes().enabled().orElse(null), dns, file);
+                h.kubernetes().enabled().orElse(null), dns, file, failureTimeout, mergeInterval);
+    }
+
+    /** {@code value} when null or whole seconds from {@code min} to {@link #MAX_FAULT_TIMING}; else a problem, and null. */
+    private static Duration wholeSeconds(List<String> problems, String key, Duration value, Duration min, String example) {
+        if (value == null) {
+            return null;
+        }
+        if (value.compareTo(min) < 0 || value.compareTo(MAX_FAULT_TIMING) > 0 || value.toNanos() % 1_000_000_000L != 0) {
+            problems.add(key + " must be whole seconds from " + min.toSeconds() + "s to " + MAX_FAULT_TIMING.toSeconds()
+                    + "s (e.g. " + example + "), was " + value);
+            return null;
+        }
+        return value;
     }
 
     /** Null when {@code text} is a usable TCP/IP member address, else what is wrong with it. */

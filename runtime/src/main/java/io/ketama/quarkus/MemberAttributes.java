@@ -33,6 +33,12 @@ public final class MemberAttributes {
      * member placed as soon as it joins.
      */
     public static final String GATED = "ketama.gated";
+    /**
+     * The migration the member's configuration asks for ({@link ConfiguredMigration#encode()}:
+     * {@code mode|v2SharePercent|shadow|revision}): lets the cluster tell which members a
+     * configuration rollout has not reached yet ({@link ConfigurationRollout}). Absent: unknown.
+     */
+    public static final String CONFIGURED_MIGRATION = "ketama.migration.configured";
 
     private MemberAttributes() {
     }
@@ -46,6 +52,23 @@ public final class MemberAttributes {
      */
     public static void gate(Config config) {
         Objects.requireNonNull(config, "config").getMemberAttributeConfig().setAttribute(GATED, "true");
+    }
+
+    /**
+     * Publishes the migration this member's configuration asks for ({@link #CONFIGURED_MIGRATION});
+     * the extension does for its embedded member.
+     *
+     * @param revision {@code quarkus.ketama.migration.revision}, or 0 when unset
+     */
+    public static void publishConfiguredMigration(Config config, MigrationSettings settings, long revision) {
+        Objects.requireNonNull(config, "config").getMemberAttributeConfig()
+                .setAttribute(CONFIGURED_MIGRATION, new ConfiguredMigration(settings, revision).encode());
+    }
+
+    /** The migration {@code member} publishes its configuration asks for, or empty text when it publishes none. */
+    static String configuredMigration(com.hazelcast.cluster.Member member) {
+        String text = member.getAttribute(CONFIGURED_MIGRATION);
+        return text == null ? "" : text;
     }
 
     /** Whether {@code member} carries the {@link #GATED} attribute. */

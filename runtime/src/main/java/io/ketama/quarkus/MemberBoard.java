@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryMergedListener;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,14 +42,34 @@ import java.util.function.UnaryOperator;
  *       (one writer per key: no lost update to guard against).</li>
  *   <li>A change of some member's serving state (an entry added, removed, or whose state differs)
  *       is reported through the callback given to the constructor, by an entry listener and by a
- *       read of the members' entries every {@link #POLL} (which alone carries the changes where
+ *       read of the members' entries every {@link #pollInterval} (which alone carries the changes where
  *       Hazelcast refuses the listener); changes of only the applied generation or ring view are
  *       not reported (they would make every rebuild cause another).</li>
  *   <li>Readers take the entries of the members that are in the cluster now, so the entry of a
  *       member that died without clearing it is never read; the oldest member removes such entries
- *       within {@link #RESYNC}. A member whose entry was lost writes it again within {@link #RESYNC}.
- *       After a split-brain merge each member's own write, repeated every {@link #RESYNC}, restores
- *       its entry whatever the merge kept.</li>
+ *       within {@link #RESYNC}. A member whose entry was lost writes it again within {@link #RESYNC}.</li>
+ *   <li><b>Lost entries are not state changes.</b> A member's entry can vanish while the member is
+ *       still in the cluster: during a network partition the copies of an entry may all sit on the
+ *       other side, and their owners are still listed until the failure detector drops them. A read
+ *       answers such a member with what it last said (its entry is written again within
+ *       {@link #RESYNC}), and this member always with its own status as it stands here, never with
+ *       what the map holds: a member never leaves its own rings because its entry was lost.</li>
+ *   <li><b>Reads are bounded by a stall, not by a total.</b> The entries are read at once
+ *       (asynchronously) and waited for in turn, each at most {@link #READ_TIMEOUT} after the one
+ *       before it arrived, and longer only while other entries keep arriving (a read waits in its
+ *       own order, not Hazelcast's: 1,000 entries behind a busy partition thread on a loaded
+ *       machine came more than a second apart for the one waited on while the rest kept arriving).
+ *       An owner that does not answer (cut off, not yet dropped by the failure detector) stalls
+ *       the read for {@link #READ_TIMEOUT} once nothing else arrives; the entries not in by then
+ *       are answered with what each member last said, so a rebuild or a drain never waits for
+ *       Hazelcast's call timeout.
+ *       A read that keeps making progress is never cut short: 1,000 entries on a loaded machine take
+ *       longer than one second in all (a one-second total read back 555 of 1,000, RebuildAtScaleBench).</li>
+ *   <li><b>Merges.</b> A member that merges into another cluster after a split-brain comes back
+ *       with a new member UUID (Hazelcast gives a merging member a new identity). The entry is
+ *       keyed by the UUID the member has <em>now</em>: on the merge (and at every {@link #RESYNC}
+ *       should the event be missed) it writes its entry under its new UUID and deletes the one under
+ *       its old UUID, so the others place it again at once and nobody sweeps it off in a loop.</li>
  * </ul>
  */
 final class MemberBoard implements AutoCloseable {
@@ -58,13 +80,23 @@ final class MemberBoard implements AutoCloseable {
     static final String MAP = "ketama.members";
     /** How often a member checks its own entry and the oldest member sweeps entries of members gone. */
     static final Duration RESYNC = Duration.ofSeconds(2);
-    /** How often a member reads the serving states of the cluster's members. */
+    /** How often a member reads the serving states of the cluster's members, up to {@value #POLL_READS_PER_SECOND} members' worth. */
     static final Duration POLL = Duration.ofMillis(250);
+    /**
+     * The most board entries a member's poll reads a second. A poll reads every member's entry,
+     * so at a fixed interval the cluster's reads grow as N²: 1,000 members polling every 250 ms
+     * would each make 4,000 remote reads a second (about 0.4 of a core at the ~100 µs an entry read
+     * costs in RebuildAtScaleBench). Past {@code 400 × 0.25 s = 100} members the interval grows
+     * instead ({@link #pollInterval}): 2.5 s at 1,000, 25 s at 10,000. The entry listener still
+     * reports changes at once; the poll is what catches a missed event.
+     */
+    static final int POLL_READS_PER_SECOND = 400;
     /** Longest wait for this member's own write. */
     static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
+    /** Longest wait for the next of the members' entries in one read; entries not read by then answer with what was last read. */
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(1);
 
     private final HazelcastInstance hazelcast;
-    private final UUID self;
     private final Consumer<String> onServingChange;
     private final IMap<String, String> map;
     private final ScheduledExecutorService writer;
@@ -72,7 +104,12 @@ final class MemberBoard implements AutoCloseable {
     private volatile MemberStatus mine;
     /** The text last written by this member (writer thread only). */
     private String written;
+    /** The UUID {@link #written} was written under (writer thread only). */
+    private UUID writtenAs;
+    /** What each member other than this one said last, as last read: the answer when its entry is missing or slow. */
+    private final Map<UUID, MemberStatus> lastRead = new java.util.concurrent.ConcurrentHashMap<>();
     private UUID listenerId;
+    private UUID lifecycleListenerId;
     /** Serving states of the members as last polled (poller thread only). */
     private Map<UUID, ServingState> polled = Map.of();
 
@@ -82,7 +119,6 @@ final class MemberBoard implements AutoCloseable {
      */
     MemberBoard(HazelcastInstance hazelcast, Consumer<String> onServingChange) {
         this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
-        this.self = hazelcast.getCluster().getLocalMember().getUuid();
         this.onServingChange = Objects.requireNonNull(onServingChange, "onServingChange");
         this.map = hazelcast.getMap(MAP);
         this.writer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -96,9 +132,18 @@ final class MemberBoard implements AutoCloseable {
     void start(MemberStatus initial) {
         mine = Objects.requireNonNull(initial, "initial");
         listenerId = ClusterMigration.listen(map, new Changes(), null);
+        lifecycleListenerId = hazelcast.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+                try {
+                    writer.execute(this::resync); // under the new UUID now, not within RESYNC
+                } catch (RejectedExecutionException e) {
+                    LOG.debug("ketama: board not rewritten after the merge: closing");
+                }
+            }
+        });
         flush();
         writer.scheduleWithFixedDelay(this::resync, RESYNC.toMillis(), RESYNC.toMillis(), TimeUnit.MILLISECONDS);
-        writer.scheduleWithFixedDelay(this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
+        writer.schedule(this::pollAndReschedule, POLL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** This member's status as last changed (perhaps not yet written). */
@@ -132,31 +177,115 @@ final class MemberBoard implements AutoCloseable {
         }
     }
 
+    /** This member's UUID now: Hazelcast gives a member a new one when it merges after a split-brain. */
+    private UUID self() {
+        return hazelcast.getCluster().getLocalMember().getUuid();
+    }
+
     private void writeMine() {
         String text = mine.encode();
-        if (!text.equals(written)) {
-            map.set(self.toString(), text);
-            written = text;
+        UUID as = self();
+        if (!text.equals(written) || !as.equals(writtenAs)) {
+            write(as, text);
+        }
+    }
+
+    /** Writes {@code text} under {@code as}, and removes the entry under the UUID this member had before, if another. */
+    private void write(UUID as, String text) {
+        map.set(as.toString(), text);
+        UUID before = writtenAs;
+        written = text;
+        writtenAs = as;
+        if (before != null && !before.equals(as)) {
+            LOG.infof("ketama: this member's UUID changed from %s to %s (a split-brain merge gives a merging member a new one); "
+                    + "its board entry is now under the new UUID", before, as);
+            map.delete(before.toString());
         }
     }
 
     /**
-     * The statuses of {@code members} (those without an entry, or with an unreadable one, are
-     * absent). A remote read: call it off the request path.
+     * The statuses of {@code members}: this member's own as it stands here; each other member's as
+     * its entry says, else (entry missing, or not read before the read stalled for
+     * {@link #READ_TIMEOUT}) as it last said; members that never said anything readable are absent.
+     * Remote reads: call it off the request path.
      */
     Map<UUID, MemberStatus> read(Collection<Member> members) {
-        Set<String> keys = new HashSet<>();
-        for (Member m : members) {
-            keys.add(m.getUuid().toString());
-        }
+        Map<UUID, CompletableFuture<String>> pending = new HashMap<>();
         Map<UUID, MemberStatus> out = new HashMap<>();
-        for (Map.Entry<String, String> e : map.getAll(keys).entrySet()) {
-            MemberStatus status = decode(e.getKey(), e.getValue());
+        for (Member m : members) {
+            if (m.localMember()) {
+                out.put(m.getUuid(), mine);
+            } else {
+                pending.put(m.getUuid(), map.getAsync(m.getUuid().toString()).toCompletableFuture());
+            }
+        }
+        boolean stalled = false;
+        int arrived = 0;
+        for (Map.Entry<UUID, CompletableFuture<String>> e : pending.entrySet()) {
+            UUID id = e.getKey();
+            String text = null;
+            while (!stalled) {
+                try {
+                    text = e.getValue().get(READ_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+                    break;
+                } catch (TimeoutException slow) {
+                    // a stall only if nothing at all arrived meanwhile: entries queued behind a slow
+                    // partition thread are progress, an owner that answers nothing is not
+                    int now = done(pending.values());
+                    if (now == arrived) {
+                        stalled = true; // from here on, only what has arrived already
+                    }
+                    arrived = now;
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    stalled = true;
+                } catch (ExecutionException failed) {
+                    break; // unreadable now: as last said
+                }
+            }
+            if (stalled && text == null && e.getValue().isDone() && !e.getValue().isCompletedExceptionally()) {
+                text = e.getValue().join();
+            }
+            MemberStatus status = text == null ? null : decode(id.toString(), text);
             if (status != null) {
-                out.put(UUID.fromString(e.getKey()), status);
+                lastRead.put(id, status);
+            } else {
+                status = lastRead.get(id);
+            }
+            if (status != null) {
+                out.put(id, status);
+            }
+        }
+        lastRead.keySet().retainAll(pending.keySet());
+        return out;
+    }
+
+    /**
+     * The statuses of {@code members} as this member knows them now, without a remote read: its
+     * own as it stands here, each other member's as last read by a poll (every {@link #pollInterval})
+     * or carried by the board's entry events; members not heard from yet are absent. For views that
+     * must answer while some owner of an entry is paused or cut off (the admin plane's).
+     */
+    Map<UUID, MemberStatus> known(Collection<Member> members) {
+        Map<UUID, MemberStatus> out = new HashMap<>();
+        for (Member m : members) {
+            MemberStatus s = m.localMember() ? mine : lastRead.get(m.getUuid());
+            if (s != null) {
+                out.put(m.getUuid(), s);
             }
         }
         return out;
+    }
+
+
+    private static int done(Collection<CompletableFuture<String>> reads) {
+        int n = 0;
+        for (CompletableFuture<String> f : reads) {
+            if (f.isDone()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private MemberStatus decode(String key, String text) {
@@ -169,6 +298,22 @@ final class MemberBoard implements AutoCloseable {
                 }
             }
             return null;
+        }
+    }
+
+    /** The wait between two polls of a cluster of {@code members}: {@link #POLL}, or longer past {@link #POLL_READS_PER_SECOND}. */
+    static Duration pollInterval(int members) {
+        long millis = Math.max(POLL.toMillis(), (members * 1000L + POLL_READS_PER_SECOND - 1) / POLL_READS_PER_SECOND);
+        return Duration.ofMillis(millis);
+    }
+
+    private void pollAndReschedule() {
+        poll();
+        try {
+            writer.schedule(this::pollAndReschedule, pollInterval(hazelcast.getCluster().getMembers().size()).toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException | HazelcastInstanceNotActiveException e) {
+            LOG.debug("ketama: board polls end: closing");
         }
     }
 
@@ -188,20 +333,21 @@ final class MemberBoard implements AutoCloseable {
         } catch (HazelcastInstanceNotActiveException e) {
             LOG.debug("ketama: board not read: Hazelcast is stopping");
         } catch (RuntimeException e) {
-            LOG.warnf(e, "ketama: reading the member board failed; retrying within %s", POLL);
+            LOG.warnf(e, "ketama: reading the member board failed; retrying at the next poll");
         }
     }
 
     private void resync() {
         try {
-            String stored = map.get(self.toString());
+            UUID as = self();
+            String stored = map.get(as.toString());
             String text = mine.encode();
-            if (!text.equals(stored)) {
-                if (stored == null) {
-                    LOG.infof("ketama: this member's board entry was missing (lost, or dropped by a merge); writing it again");
+            if (!text.equals(stored) || !as.equals(writtenAs)) {
+                if (stored == null && as.equals(writtenAs)) {
+                    LOG.infof("ketama: this member's board entry was missing (lost with the copies on a partitioned side, "
+                            + "or dropped by a merge); writing it again");
                 }
-                map.set(self.toString(), text);
-                written = text;
+                write(as, text);
             }
             Set<Member> members = hazelcast.getCluster().getMembers();
             if (!members.isEmpty() && members.iterator().next().localMember()) {
@@ -235,37 +381,80 @@ final class MemberBoard implements AutoCloseable {
             if (listenerId != null) {
                 map.removeEntryListener(listenerId);
             }
+            if (lifecycleListenerId != null) {
+                hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListenerId);
+            }
         } catch (RuntimeException e) {
             LOG.debugf("ketama: board listener not removed: %s", e);
         }
     }
 
-    /** Reports changes of serving state, not of generation or ring view. */
+    /**
+     * Reports changes of serving state, not of generation or ring view, and only those of members in
+     * the cluster now: readers never read the entry of a member that is not (it left, or it is the
+     * UUID a merged member had before the merge), so a change of it cannot change the rings, and a
+     * member that leaves is reported by its membership event.
+     */
     private final class Changes implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String>,
             EntryRemovedListener<String, String>, EntryMergedListener<String, String> {
 
         @Override
         public void entryAdded(EntryEvent<String, String> event) {
-            onServingChange.accept("member " + event.getKey() + " " + stateOf(event.getKey(), event.getValue()));
+            remember(event);
+            if (isMember(event.getKey())) {
+                onServingChange.accept("member " + event.getKey() + " " + stateOf(event.getKey(), event.getValue()));
+            }
         }
 
         @Override
         public void entryUpdated(EntryEvent<String, String> event) {
+            remember(event);
             String before = stateOf(event.getKey(), event.getOldValue());
             String now = stateOf(event.getKey(), event.getValue());
-            if (!before.equals(now)) {
+            if (!before.equals(now) && isMember(event.getKey())) {
                 onServingChange.accept("member " + event.getKey() + " " + now);
             }
         }
 
         @Override
         public void entryRemoved(EntryEvent<String, String> event) {
-            onServingChange.accept("member " + event.getKey() + " left the board");
+            if (isMember(event.getKey())) {
+                onServingChange.accept("member " + event.getKey() + " left the board");
+            }
         }
 
         @Override
         public void entryMerged(EntryEvent<String, String> event) {
-            onServingChange.accept("member " + event.getKey() + " merged " + stateOf(event.getKey(), event.getValue()));
+            remember(event);
+            if (isMember(event.getKey())) {
+                onServingChange.accept("member " + event.getKey() + " merged " + stateOf(event.getKey(), event.getValue()));
+            }
+        }
+
+        /** Keeps what another member in the cluster now said, for {@link #known}; a removal is not a state change. */
+        private void remember(EntryEvent<String, String> event) {
+            if (event.getValue() == null || !isMember(event.getKey())) {
+                return;
+            }
+            UUID id;
+            try {
+                id = UUID.fromString(event.getKey());
+            } catch (IllegalArgumentException e) {
+                return; // not a member's key: readers never look at it
+            }
+            MemberStatus s = decode(event.getKey(), event.getValue());
+            if (s != null && !id.equals(self())) {
+                lastRead.put(id, s);
+            }
+        }
+
+        private boolean isMember(String key) {
+            for (Member m : hazelcast.getCluster().getMembers()) {
+                if (m.getUuid().toString().equals(key)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private String stateOf(String key, String text) {

@@ -52,7 +52,8 @@ public class MemberLifecycle {
     void start() {
         rings = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
                 settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere(),
-                clusterSettings.memberAllowlist()), metrics);
+                clusterSettings.memberAllowlist(), clusterSettings.minMembers(),
+                new ConfiguredMigration(settings.migration(), clusterSettings.migrationRevision())), metrics);
         metrics.bind(rings::snapshot);
         rings.start(this::rampSignals);
         MigrationRamp ramp = rings.ramp();

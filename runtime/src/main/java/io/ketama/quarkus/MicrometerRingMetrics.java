@@ -43,6 +43,8 @@ public class MicrometerRingMetrics implements RingMetrics {
     private Counter exclusions;
     private LongAdder[] unresolved;
     private List<LongSupplier> rampCounts;
+    private final Map<MigrationState.Origin, Counter> migrationChanges = new java.util.EnumMap<>(MigrationState.Origin.class);
+    private RingShares shares;
 
     @Inject
     MicrometerRingMetrics(MeterRegistry registry) {
@@ -57,6 +59,13 @@ public class MicrometerRingMetrics implements RingMetrics {
         shadowDisagreements = Counter.builder("ketama.shadow.disagreements")
                 .description("Shadow selections where the other ring chose another member: keys a switch would move")
                 .register(registry);
+        for (MigrationState.Origin origin : MigrationState.Origin.values()) {
+            // registered at start-up, so every origin shows 0 before its first change
+            migrationChanges.put(origin, Counter.builder("ketama.migration.changes").tag("origin", origin.label())
+                    .description("Changes of the cluster's migration state this member made, by who asked: configuration "
+                            + "(a rollout), admin, ramp, application")
+                    .register(registry));
+        }
         exclusions = Counter.builder("ketama.members.exclusions")
                 .description("Members left out of the rings for a malformed attribute or a duplicate identity, once per member")
                 .register(registry);
@@ -72,7 +81,14 @@ public class MicrometerRingMetrics implements RingMetrics {
                     .tag("version", v.label()).baseUnit("bytes")
                     .description("Bytes feature-constrained lookups add to the ring (masks, plans, materialised rings)")
                     .strongReference(true).register(registry);
+            Gauge.builder("ketama.ring.share.cov", snapshot, s -> cov(s.get().rings().get(v).coefficientOfVariation()))
+                    .tag("version", v.label())
+                    .description("Coefficient of variation of the members' circle shares over their weight shares (0 = perfect balance)")
+                    .strongReference(true).register(registry);
         }
+        shares = new RingShares(snapshot);
+        Gauge.builder("ketama.members.local", snapshot, s -> s.get().containsLocalMember() ? 1 : 0)
+                .description("1 while this member is on its own rings (it serves keys), else 0").strongReference(true).register(registry);
         Gauge.builder("ketama.members", snapshot, s -> s.get().members().size())
                 .description("Members on the rings").strongReference(true).register(registry);
         Gauge.builder("ketama.members.excluded", snapshot, s -> s.get().excluded().size())
@@ -118,6 +134,9 @@ public class MicrometerRingMetrics implements RingMetrics {
                 if (c == null) {
                     c = selectionCounter(v, member);
                 }
+                if (c.share() == null && shares != null) {
+                    c = new Selections(c.count(), c.meter(), shareGauge(v, member));
+                }
                 kept.put(key, c);
                 out[v.ordinal()][i] = c.count();
             }
@@ -125,6 +144,9 @@ public class MicrometerRingMetrics implements RingMetrics {
         for (Map.Entry<String, Selections> e : memberCounters.entrySet()) {
             if (!kept.containsKey(e.getKey())) {
                 registry.remove(e.getValue().meter());
+                if (e.getValue().share() != null) {
+                    registry.remove(e.getValue().share());
+                }
             }
         }
         memberCounters.clear();
@@ -138,7 +160,19 @@ public class MicrometerRingMetrics implements RingMetrics {
      * (every request) pays one adder increment, not a composite counter's walk over its registries;
      * the registry holds the adder weakly, this record keeps it.
      */
-    private record Selections(LongAdder count, Meter meter) {
+    private record Selections(LongAdder count, Meter meter, Meter share) {
+    }
+
+    private Meter shareGauge(RingVersion version, String member) {
+        RingShares from = shares;
+        return Gauge.builder("ketama.ring.share", from, s -> s.ratio(version, member))
+                .tags(Tags.of("version", version.label(), "member", member)).baseUnit("ratio")
+                .description("The member's share of the circle divided by its share of the total weight (1 = its fair part)")
+                .strongReference(true).register(registry);
+    }
+
+    private static double cov(double cov) {
+        return Double.isFinite(cov) ? cov : 0;
     }
 
     private Selections selectionCounter(RingVersion version, String member) {
@@ -147,7 +181,7 @@ public class MicrometerRingMetrics implements RingMetrics {
                 .description("Keys selected, by ring version and owning member ('none': no member qualified)")
                 .tags(Tags.of("version", version.label(), "member", member))
                 .register(registry);
-        return new Selections(count, meter);
+        return new Selections(count, meter, null);
     }
 
     @Override
@@ -166,5 +200,13 @@ public class MicrometerRingMetrics implements RingMetrics {
     @Override
     public void memberExcluded() {
         exclusions.increment();
+    }
+
+    @Override
+    public void migrationChanged(MigrationState.Origin origin) {
+        Counter c = migrationChanges.get(origin);
+        if (c != null) {
+            c.increment();
+        }
     }
 }

@@ -7,7 +7,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import org.jboss.logging.Logger;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -22,8 +24,11 @@ import java.util.function.Supplier;
  *       (fields left out keep their value) and {@code Authorization: Bearer <token>}. 403 when no
  *       token is configured ({@code quarkus.ketama.admin.token}: the plane is read-only), 401 when the
  *       token is missing or wrong, 400 for a bad body, 412 when {@code If-Match} names a generation
- *       that is no longer current, else 200 with the new state. Every change, and every refused
- *       attempt, is logged with the caller's address.</li>
+ *       that is no longer current, 503 with {@code Retry-After} when the change needs more members
+ *       than this member sees or than confirmed it ({@code quarkus.ketama.migration.min-members}:
+ *       {@code too-few-members}, nothing changed; {@code unconfirmed}, stored on this side but not
+ *       acknowledged), else 200 with the new state. Every change, and every refused attempt, is
+ *       logged with the caller's address.</li>
  * </ul>
  *
  * Runs on the event loop; reading and changing the state (remote map operations) runs on a worker.
@@ -76,6 +81,8 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
             } else if (done.cause() instanceof MigrationConflictException conflict) {
                 LOG.infof("ketama admin: PUT from %s refused: %s", caller, conflict.getMessage());
                 AdminHttp.problem(rc, 412, "generation-conflict", "Generation conflict", conflict.getMessage());
+            } else if (done.cause() instanceof MigrationQuorumException quorum) {
+                AdminHttp.quorum(rc, quorum);
             } else if (done.cause() instanceof IllegalArgumentException invalid) {
                 AdminHttp.refused(rc, 400, "invalid-migration", "Invalid migration settings",
                         invalid.getMessage() + "; nothing was changed");
@@ -92,7 +99,7 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
         MigrationState after = selector.changeMigration(current -> {
             before[0] = current;
             return change.applyTo(current);
-        }, ifMatch, "admin " + caller);
+        }, ifMatch, MigrationState.BY_ADMIN + caller);
         LOG.infof("ketama admin: %s changed the migration from %s to %s, generation %d", caller, before[0],
                 after.settings(), after.generation());
         return view(selector);
@@ -107,14 +114,41 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
                     .put("state", m.state() == null ? "unreported" : m.state().label())
                     .put("generation", m.migrationGeneration()));
         }
-        return new JsonObject()
+        JsonObject view = new JsonObject()
                 .put("mode", s.settings().mode().label())
                 .put("v2SharePercent", s.settings().v2SharePercent())
                 .put("shadow", s.settings().shadow())
                 .put("generation", s.generation())
                 .put("changedBy", s.changedBy())
                 .put("changedAt", s.changedAt().toString())
-                .put("source", selector.migrationSource().label())
-                .put("members", members);
+                .put("origin", s.origin().label())
+                .put("source", selector.migrationSource().label());
+        try {
+            view.put("configuration", configuration(selector.adoptedConfiguration(ClusterMigration.VIEW_READ_TIMEOUT)));
+        } catch (TimeoutException e) {
+            // a paused or cut-off owner of the entry, not yet dropped: say so rather than wait for it
+            view.put("configurationUnknown", "not read within " + ClusterMigration.VIEW_READ_TIMEOUT.toMillis()
+                    + " ms: the member holding it may be paused or cut off; ask again");
+        }
+        return view.put("members", members);
+    }
+
+    /** The configuration the cluster last adopted, or null. */
+    private static JsonObject configuration(AdoptedConfiguration adopted) {
+        if (adopted == null) {
+            return null;
+        }
+        MigrationSettings c = adopted.configured().settings();
+        JsonObject out = new JsonObject()
+                .put("mode", c.mode().label())
+                .put("v2SharePercent", c.v2SharePercent())
+                .put("shadow", c.shadow());
+        if (adopted.configured().revision() > 0) {
+            out.put("revision", adopted.configured().revision());
+        }
+        return out.put("generation", adopted.generation())
+                .put("from", adopted.from())
+                .put("at", adopted.at().toString())
+                .put("pending", new JsonArray(List.copyOf(new java.util.TreeSet<>(adopted.pending().keySet()))));
     }
 }

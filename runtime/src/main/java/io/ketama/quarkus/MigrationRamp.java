@@ -34,6 +34,16 @@ import java.util.function.Supplier;
  * operator's stale read, or a member that has not yet applied the latest change) does not start at
  * all ({@link #start} throws the conflict). Every step, hold and rollback is logged and counted. The
  * ramp runs on the member that started it: if that member stops, the ramp stops where it is.
+ *
+ * <h2>Split clusters</h2>
+ * A step is a migration change like any other, so it needs {@code quarkus.ketama.migration.min-members}
+ * members ({@link MigrationQuorum}). When it is refused (this member sees too few members: it may be
+ * on the smaller side of a network partition) or not confirmed by enough members in time, the ramp
+ * is {@link Phase#PAUSED}, says why, and tries the same step again every interval until it is
+ * acknowledged; the brake then starts from a new baseline, since the interval of the split says
+ * nothing about the step. A step stored but not confirmed is retried on top of itself (same settings,
+ * next generation); if the merge that ends the split replaced it, the retry's compare-and-set fails and
+ * the ramp is cancelled, as after any other change.
  */
 final class MigrationRamp implements AutoCloseable {
 
@@ -43,6 +53,8 @@ final class MigrationRamp implements AutoCloseable {
     enum Phase {
         /** Taking steps. */
         RUNNING,
+        /** A step could not be made for too few members (the cluster may be split); tried again every interval. */
+        PAUSED,
         /** Stopped by the brake; the share stays where it is. */
         HELD,
         /** Stopped by the brake, and the migration was put back to what it was before the ramp. */
@@ -54,6 +66,11 @@ final class MigrationRamp implements AutoCloseable {
 
         String label() {
             return EnumLabels.label(this);
+        }
+
+        /** Whether the ramp may still take steps (running, or paused until the cluster is whole). */
+        boolean live() {
+            return this == RUNNING || this == PAUSED;
         }
     }
 
@@ -125,9 +142,9 @@ final class MigrationRamp implements AutoCloseable {
      * @throws MigrationConflictException when the cluster's state is not at the expected generation
      */
     synchronized Status start(RampPlan plan, long expectedGeneration, String who) {
-        if (status != null && status.phase() == Phase.RUNNING) {
-            throw new IllegalStateException("a ramp is running (step " + status.stepsTaken() + " of " + status.plan().steps().size()
-                    + "); cancel it first");
+        if (status != null && status.phase().live()) {
+            throw new IllegalStateException("a ramp is " + status.phase().label() + " (step " + status.stepsTaken() + " of "
+                    + status.plan().steps().size() + "); cancel it first");
         }
         boolean named = expectedGeneration != ClusterMigration.ANY_GENERATION;
         long expected = named ? expectedGeneration : migration.current().generation();
@@ -139,7 +156,7 @@ final class MigrationRamp implements AutoCloseable {
             made = migration.update(settings -> {
                 base[0] = settings;
                 return stepSettings(plan, 0, settings);
-            }, expected, "ramp started by " + who);
+            }, expected, MigrationState.BY_RAMP + "started by " + who);
         } catch (MigrationConflictException e) {
             LOG.warnf("ketama ramp: not started by %s: the cluster's migration state is at generation %d (changed by %s), "
                     + "%s generation %d; nothing was changed", who, e.current().generation(), e.current().changedBy(),
@@ -174,7 +191,7 @@ final class MigrationRamp implements AutoCloseable {
         if (status == null) {
             throw new IllegalStateException("no ramp is running: none was started on this member");
         }
-        if (status.phase() != Phase.RUNNING) {
+        if (!status.phase().live()) {
             // a held ramp has stopped for good (its brake fired); saying so spares the operator a
             // cancel that looks refused while GET shows the ramp "held"
             throw new IllegalStateException("no ramp is running: the last one is " + status.phase().label() + " (" + status.event()
@@ -228,13 +245,35 @@ final class MigrationRamp implements AutoCloseable {
         RampPlan plan = status.plan();
         MigrationState made;
         try {
-            made = migration.update(settings -> stepSettings(plan, index, settings), lastGeneration, "ramp started by " + startedBy);
+            made = migration.update(settings -> stepSettings(plan, index, settings), lastGeneration, MigrationState.BY_RAMP + "started by " + startedBy);
         } catch (MigrationConflictException e) {
             finish(Phase.CANCELLED, "the migration state was changed by " + e.current().changedBy() + " (generation "
                     + e.current().generation() + ") during the ramp");
             return;
+        } catch (MigrationQuorumException e) {
+            pause(index, e);
+            return;
         }
         stepped(plan, index, made);
+    }
+
+    /**
+     * Step {@code index} was refused or unconfirmed for too few members: waits an interval and
+     * tries it again ({@link #look}). Caller holds the lock.
+     */
+    private void pause(int index, MigrationQuorumException e) {
+        if (e.storedState() != null) {
+            lastGeneration = e.storedState().generation(); // the retry goes on top of the unconfirmed step
+        }
+        RampPlan plan = status.plan();
+        Instant at = clock.instant().plus(plan.interval());
+        String event = "paused before step " + (index + 1) + " of " + plan.steps().size() + " (v2 share " + plan.steps().get(index)
+                + " %), tried again every " + plan.interval() + ": " + e.getMessage();
+        if (status.phase() != Phase.PAUSED) {
+            LOG.warnf("ketama ramp: %s", event);
+        }
+        status = new Status(Phase.PAUSED, plan, index, event, at);
+        next = executor.schedule(this::look, plan.interval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Records step {@code index}, made as {@code made}, and schedules the brake's next look. Caller holds the lock. */
@@ -251,10 +290,14 @@ final class MigrationRamp implements AutoCloseable {
     }
 
     private synchronized void look() {
-        if (status == null || status.phase() != Phase.RUNNING) {
+        if (status == null || !status.phase().live()) {
             return;
         }
         try {
+            if (status.phase() == Phase.PAUSED) {
+                step(status.stepsTaken()); // the interval of a split says nothing about the step: no brake
+                return;
+            }
             RampPlan plan = status.plan();
             Signals now = signals.get();
             long forwards = now.forwards() - baseline.forwards();
@@ -311,7 +354,7 @@ final class MigrationRamp implements AutoCloseable {
     private void rollBack(String why) {
         holdCount++;
         try {
-            MigrationState back = migration.update(before, lastGeneration, "ramp rollback (started by " + startedBy + ")");
+            MigrationState back = migration.update(before, lastGeneration, MigrationState.BY_RAMP + "rollback (started by " + startedBy + ")");
             rollbackCount++;
             LOG.warnf("ketama ramp: rolled back to %s (generation %d): %s", before, back.generation(), why);
             status = new Status(Phase.ROLLED_BACK, status.plan(), status.stepsTaken(), "rolled back to " + before

@@ -28,9 +28,45 @@ public record MigrationState(MigrationSettings settings, long generation, String
         }
     }
 
+    /** {@link #changedBy()} of a state made from a member's configuration starts so. */
+    static final String BY_CONFIGURATION = "configuration of ";
+    /** {@link #changedBy()} of a state made through the admin plane starts so. */
+    static final String BY_ADMIN = "admin ";
+    /** {@link #changedBy()} of a state made by a ramp starts so. */
+    static final String BY_RAMP = "ramp ";
+
+    /** Where a state came from, read off {@link #changedBy()}. */
+    public enum Origin {
+        /** A member's configuration: the first member's of a new cluster, or a rollout's ({@code configuration of <member>}). */
+        CONFIGURATION,
+        /** {@code PUT /q/ketama/migration} ({@code admin <caller>}). */
+        ADMIN,
+        /** A migration ramp's step or rollback ({@code ramp …}). */
+        RAMP,
+        /** The application, through {@link RingSelector#updateMigration}. */
+        APPLICATION;
+
+        /** {@code configuration}, {@code admin}, {@code ramp} or {@code application}. */
+        public String label() {
+            return io.ketama.core.EnumLabels.label(this);
+        }
+    }
+
+    /** Where this state came from. */
+    public Origin origin() {
+        if (changedBy.startsWith(BY_CONFIGURATION)) {
+            return Origin.CONFIGURATION;
+        } else if (changedBy.startsWith(BY_ADMIN)) {
+            return Origin.ADMIN;
+        } else if (changedBy.startsWith(BY_RAMP)) {
+            return Origin.RAMP;
+        }
+        return Origin.APPLICATION;
+    }
+
     /** The first value of a cluster: {@code settings} from the configuration of {@code member}. */
     static MigrationState seed(MigrationSettings settings, String member, Instant now) {
-        return new MigrationState(settings, 1, "configuration of " + member, now);
+        return new MigrationState(settings, 1, BY_CONFIGURATION + member, now);
     }
 
     /** The value after this one when {@code who} sets {@code next}. */

@@ -103,7 +103,7 @@ final class RampAdminHandler implements Handler<RoutingContext> {
         }
         String caller = AdminHttp.caller(rc.request());
         rc.vertx().executeBlocking(() -> {
-            ramp().start(plan, ifMatch, "admin " + caller);
+            ramp().start(plan, ifMatch, MigrationState.BY_ADMIN + caller);
             return view(ramp());
         }, false).onComplete(done -> {
             if (done.succeeded()) {
@@ -114,6 +114,8 @@ final class RampAdminHandler implements Handler<RoutingContext> {
                         ? conflictDetail(conflict)
                         : ifMatchConflictDetail(conflict, "no ramp was started and nothing was changed. Check the state with "
                                 + "GET /q/ketama/migration, then PUT the ramp again with its ETag if it still fits"));
+            } else if (done.cause() instanceof MigrationQuorumException quorum) {
+                AdminHttp.quorum(rc, quorum); // the first step: no ramp was started
             } else if (done.cause() instanceof IllegalStateException running) {
                 AdminHttp.refused(rc, 409, "ramp-running", "A ramp is running", running.getMessage());
             } else {
@@ -142,7 +144,7 @@ final class RampAdminHandler implements Handler<RoutingContext> {
     private void cancel(RoutingContext rc, long ifMatch) {
         String caller = AdminHttp.caller(rc.request());
         rc.vertx().executeBlocking(() -> {
-            ramp().cancel(ifMatch, "admin " + caller);
+            ramp().cancel(ifMatch, MigrationState.BY_ADMIN + caller);
             return view(ramp());
         }, false).onComplete(done -> {
             if (done.succeeded()) {

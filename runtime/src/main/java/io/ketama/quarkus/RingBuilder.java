@@ -1,6 +1,7 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.core.FeatureRings;
 import io.ketama.core.HashIdentity;
 import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
@@ -33,10 +34,18 @@ import java.util.TreeSet;
  * with one node id): the member that comes first in the given collection keeps it and the other is
  * excluded. Pass the cluster's member set ({@code Cluster.getMembers()}), whose order is join
  * order and the same on every member, and every member resolves it the same way.
+ *
+ * <h2>Feature rings</h2>
+ * The one state a builder keeps: the last snapshot it built. The feature sets lookups used on it
+ * ({@link FeatureRings#plannedSets()}) are planned on the next snapshot before it is returned
+ * ({@link FeatureRings#prepare}), dedicated rings included, so that after a swap no lookup plans
+ * or materialises a set on the request path. The rings themselves do not depend on it.
  */
 public final class RingBuilder {
 
     private final RingSettings settings;
+    /** The last snapshot built: its feature sets in use are prepared on the next (rebuild thread only). */
+    private volatile RingSnapshot last;
 
     public RingBuilder(RingSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -92,15 +101,60 @@ public final class RingBuilder {
             infos.add(info);
             features.addAll(info.features());
         }
+        requireWithinLimits(nodes);
         // a memcached style replaces v1: the placement the cluster's clients already use
         HashStyle style = settings.hashStyle();
         KetamaRing<Member> v1 = style.placesKeys() ? KetamaRing.build(style, nodes) : KetamaRing.build(RingVersion.V1, nodes);
-        KetamaRing<Member> v2 = KetamaRing.build(RingVersion.V2, settings.v2PointsPerWeight(), nodes);
+        // from v1's own nodes: both rings then share one node table (about 50 bytes a member, not twice that)
+        KetamaRing<Member> v2 = KetamaRing.build(RingVersion.V2, settings.v2PointsPerWeight(), v1.nodes());
         Map<RingVersion, RingStats> stats = new EnumMap<>(RingVersion.class);
         stats.put(RingVersion.V1, stats(v1));
         stats.put(RingVersion.V2, stats(v2));
+        FeatureRings<Member> featureV1 = FeatureRings.of(v1);
+        FeatureRings<Member> featureV2 = FeatureRings.of(v2);
+        RingSnapshot previous = last;
+        if (previous != null) {
+            // the sets lookups used on the previous rings are planned (and materialised) here, on the
+            // rebuild thread, not by the first lookups after the swap
+            featureV1.prepare(previous.featureRings(RingVersion.V1).plannedSets());
+            featureV2.prepare(previous.featureRings(RingVersion.V2).plannedSets());
+        }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        return new RingSnapshot(generation, Instant.now(), reason, took, localMember, infos, excluded, stats, features, v1, v2);
+        RingSnapshot built = new RingSnapshot(generation, Instant.now(), reason, took, localMember, infos, excluded, stats, features,
+                v1, v2, featureV1, featureV2);
+        last = built;
+        return built;
+    }
+
+    /**
+     * The limits of a ring, checked before anything is built so that a rebuild past them fails
+     * with a message naming the cause (the previous rings stay in use; at start-up the member does
+     * not start), never with node numbers that wrap: at most {@link KetamaRing#MAX_NODES} members,
+     * and at most {@link KetamaRing#MAX_POINTS} points on each ring (v1: 160 per unit of weight, v2:
+     * {@link RingSettings#POINTS_KEY} per unit of weight).
+     *
+     * @throws IllegalArgumentException naming the limit, the cluster's figure and what to change
+     */
+    void requireWithinLimits(List<Node<Member>> nodes) {
+        if (nodes.size() > KetamaRing.MAX_NODES) {
+            throw new IllegalArgumentException("the rings cannot be built: " + nodes.size() + " members are to be placed, and a ring holds at most "
+                    + KetamaRing.MAX_NODES + " (" + KetamaRing.NODES_RULE + ")");
+        }
+        long weight = 0;
+        for (Node<Member> n : nodes) {
+            weight += n.weight();
+        }
+        int k = settings.v2PointsPerWeight();
+        if (weight * k > KetamaRing.MAX_POINTS) {
+            throw new IllegalArgumentException("the v2 ring cannot be built: " + nodes.size() + " members of total weight " + weight + " at "
+                    + k + " points per weight make " + (weight * k) + " points, and a ring holds at most " + KetamaRing.MAX_POINTS
+                    + "; set " + RingSettings.POINTS_KEY + " to at most " + (KetamaRing.MAX_POINTS / weight) + " or lower the weights");
+        }
+        if (!settings.hashStyle().placesKeys() && weight * 160 > KetamaRing.MAX_POINTS) {
+            throw new IllegalArgumentException("the v1 ring cannot be built: " + nodes.size() + " members of total weight " + weight
+                    + " at nginx's 160 points per weight make " + (weight * 160) + " points, and a ring holds at most " + KetamaRing.MAX_POINTS
+                    + "; lower the weights (total weight at most " + (KetamaRing.MAX_POINTS / 160) + ")");
+        }
     }
 
     private static RingStats stats(KetamaRing<Member> ring) {

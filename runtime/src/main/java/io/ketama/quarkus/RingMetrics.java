@@ -64,6 +64,10 @@ interface RingMetrics {
     /** A member was left out of the rings (once per member). */
     void memberExcluded();
 
+    /** This member changed the cluster's migration state; {@code origin} says who asked. */
+    default void migrationChanged(MigrationState.Origin origin) {
+    }
+
     /**
      * Called once at start-up: the cluster's migration state as this member applies it (its
      * generation), the routing it applies (its v2 share), both tagged with this member's address

@@ -1,17 +1,22 @@
 package io.ketama.quarkus;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.core.BoundedLoads;
 import io.ketama.core.Crc32;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.FeatureRings;
+import io.ketama.core.Node;
+import io.ketama.core.RingPoints;
 import io.ketama.core.RingVersion;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -47,13 +52,27 @@ public class RingSelector {
     MemberLifecycle member;
     @Inject
     RingMetrics metrics;
+    @Inject
+    KetamaConfig config;
 
     /** Where the rings are kept current ({@link MemberLifecycle}); read once, then without a proxy per lookup. */
     private ClusterRings cluster;
 
+    /** {@code quarkus.ketama.bounded-load.*}, validated at start-up with every other key. */
+    private BoundedLoadSettings bounded;
+    /** The bounded-load choosers of the snapshot read last (one per ring, made on first use after a rebuild). */
+    private volatile Choosers choosers;
+
+    private record Choosers(RingSnapshot snapshot, BoundedLoads<Member> v1, BoundedLoads<Member> v2) {
+        BoundedLoads<Member> of(RingVersion version) {
+            return version == RingVersion.V1 ? v1 : v2;
+        }
+    }
+
     @PostConstruct
     void init() {
         cluster = member.rings();
+        bounded = BoundedLoadSettings.of(config);
     }
 
     /** The owner of the UTF-8 bytes of {@code key}. */
@@ -105,6 +124,78 @@ public class RingSelector {
                 new Candidates(rings, text != null ? text : bytes, required));
     }
 
+    /**
+     * With bounded loads ({@code quarkus.ketama.bounded-load.*}): the member that should serve the
+     * UTF-8 bytes of {@code key} now, given the load each member carries. That is the first member of
+     * the key's failover order (the owner, then each further distinct qualifying member, in the ring
+     * version the migration gives the key and among the members with every required feature) whose
+     * {@code load + 1 ≤ ⌈factor × (totalLoad + 1) × weight / W⌉}, {@code W} the weight of all members on
+     * the ring: the owner while it has room, so a key spills only past a full owner, always to the same
+     * next member. The bound is the whole cluster's, feature-restricted keys included. With
+     * {@code enabled=false} (the default), or when no candidate has room (loads that do not add up
+     * to {@code totalLoad}), the answer is the owner, as {@link #select(String, Set)} gives it.
+     *
+     * <p>The loads are whatever the application counts (requests under way, requests a second), one
+     * unit per key placed; {@link BoundedLoads} is the same choice over a plain ring for code without
+     * the extension. A call allocates its answer, the selection and a few small objects (not
+     * allocation-free, unlike the core chooser).
+     *
+     * @param loads     the load a member carries now
+     * @param totalLoad the load of all members together
+     */
+    public BoundedSelection selectBounded(String key, Set<String> requiredFeatures, ToLongFunction<Member> loads, long totalLoad) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(requiredFeatures, "requiredFeatures");
+        Objects.requireNonNull(loads, "loads");
+        Selection plain = select(key, requiredFeatures);
+        if (!plain.found()) {
+            return new BoundedSelection(plain, null, -1);
+        }
+        if (!bounded.enabled()) {
+            return new BoundedSelection(plain, plain.owner(), 0);
+        }
+        RingSnapshot s = cluster.snapshot();
+        BoundedLoads<Member> chooser = choosers(s).of(plain.version());
+        KetamaRing<Member> ring = chooser.ring();
+        if (requiredFeatures.isEmpty() && ring.style() == null) {
+            // the plain ring's own walk, as the core chooser does it; the owner is the selection's
+            RingPoints<Member> points = ring.points();
+            int node = chooser.choose(Crc32.hashUtf8(key), i -> loads.applyAsLong(points.node(i).payload()), totalLoad);
+            Member chosen = points.node(node).payload();
+            int position = chosen.equals(plain.owner()) ? 0 : plain.candidates().indexOf(chosen);
+            // -1: the rings were rebuilt since the selection; it stays with the selection's owner
+            return position < 0 ? new BoundedSelection(plain, plain.owner(), 0) : new BoundedSelection(plain, chosen, position);
+        }
+        int position = 0;
+        Iterator<Node<Member>> order = s.featureRings(plain.version()).failover(key, requiredFeatures);
+        for (int i = 0; order.hasNext(); i++) {
+            Node<Member> candidate = order.next();
+            if (loads.applyAsLong(candidate.payload()) < chooser.boundOfWeight(candidate.weight(), totalLoad)) {
+                position = i;
+                break;
+            }
+        }
+        if (position >= plain.candidates().size()) { // rebuilt since the selection: its owner
+            position = 0;
+        }
+        return new BoundedSelection(plain, plain.candidates().get(position), position);
+    }
+
+    /** The bounded-load settings this member runs with. */
+    public BoundedLoadSettings boundedLoad() {
+        return bounded;
+    }
+
+    private Choosers choosers(RingSnapshot s) {
+        Choosers c = choosers;
+        if (c == null || c.snapshot() != s) {
+            c = new Choosers(s, BoundedLoads.of(s.ring(RingVersion.V1), bounded.factor()),
+                    BoundedLoads.of(s.ring(RingVersion.V2), bounded.factor()));
+            choosers = c;
+        }
+        return c;
+    }
+
     /** The key's hash on {@code ring}: CRC-32 for v1 and v2, the ring's own (MD5) for a memcached-style v1 ring. */
     private static int keyHash(KetamaRing<Member> ring, String text, byte[] bytes, int crc) {
         if (ring.style() == null) {
@@ -150,9 +241,12 @@ public class RingSelector {
      * {@code source=member}) on top of whatever state is current: the next generation, applied here
      * before this returns and by every other member within milliseconds. The data-centre allowlist
      * stays as each member configured it. Selections already under way finish with the settings
-     * they started with.
+     * they started with. With {@code quarkus.ketama.migration.min-members} above 1, it returns once
+     * that many members apply the change.
      *
      * @return the new state
+     * @throws MigrationQuorumException when this member sees fewer members than that (nothing
+     *                                  changed), or too few confirmed the change in time (not acknowledged)
      */
     public MigrationState updateMigration(MigrationSettings settings) {
         return updateMigration(settings, ClusterMigration.ANY_GENERATION, "application on " + MemberAddress.of(snapshot().localMember()));
@@ -164,6 +258,7 @@ public class RingSelector {
      *
      * @param changedBy who asks, for the log and {@link MigrationState#changedBy()}
      * @throws MigrationConflictException when another change came first; nothing was changed
+     * @throws MigrationQuorumException   as {@link #updateMigration(MigrationSettings)} says
      */
     public MigrationState updateMigration(MigrationSettings settings, long expectedGeneration, String changedBy) {
         return cluster.updateMigration(Objects.requireNonNull(settings, "settings"), expectedGeneration,
@@ -180,8 +275,22 @@ public class RingSelector {
     }
 
     /**
+     * The configuration the cluster last adopted as its migration state, with the members a rollout
+     * has not reached yet, or null when it has none (or with {@code source=member}). A remote read,
+     * waited for at most {@code within}: its owner may be paused or cut off.
+     *
+     * @throws java.util.concurrent.TimeoutException when it was not read within {@code within}
+     */
+    AdoptedConfiguration adoptedConfiguration(java.time.Duration within) throws java.util.concurrent.TimeoutException {
+        return cluster.adoptedConfiguration(within);
+    }
+
+    /**
      * Where each member of the cluster says it stands (serving state, applied migration
-     * generation), in the cluster's member order. A remote read: not for the request path.
+     * generation), in the cluster's member order, as this member last heard it: each other member's
+     * entry as its last poll of the board read it (every 250 ms up to 100 members, 2.5 s at 1,000) or
+     * an entry event carried it since. Never waits on a remote member; builds a list: not for the
+     * request path.
      */
     public List<MemberStanding> memberStandings() {
         return cluster.standings();

@@ -42,6 +42,15 @@ public final class RingSnapshot {
     RingSnapshot(long generation, Instant builtAt, String reason, Duration buildTime, Member localMember,
                  List<MemberInfo> members, List<ExcludedMember> excluded, Map<RingVersion, RingStats> rings,
                  Set<String> knownFeatures, KetamaRing<Member> v1, KetamaRing<Member> v2) {
+        this(generation, builtAt, reason, buildTime, localMember, members, excluded, rings, knownFeatures, v1, v2,
+                FeatureRings.of(v1), FeatureRings.of(v2));
+    }
+
+    /** With feature rings already made (and prepared for the sets in use) by the {@link RingBuilder}. */
+    RingSnapshot(long generation, Instant builtAt, String reason, Duration buildTime, Member localMember,
+                 List<MemberInfo> members, List<ExcludedMember> excluded, Map<RingVersion, RingStats> rings,
+                 Set<String> knownFeatures, KetamaRing<Member> v1, KetamaRing<Member> v2,
+                 FeatureRings<Member> featureV1, FeatureRings<Member> featureV2) {
         this.generation = generation;
         this.builtAt = builtAt;
         this.reason = reason;
@@ -53,8 +62,8 @@ public final class RingSnapshot {
         this.knownFeatures = Set.copyOf(knownFeatures);
         this.v1 = v1;
         this.v2 = v2;
-        this.featureV1 = FeatureRings.of(v1);
-        this.featureV2 = FeatureRings.of(v2);
+        this.featureV1 = featureV1;
+        this.featureV2 = featureV2;
         this.containsLocalMember = localMember != null
                 && members.stream().anyMatch(m -> m.member().getUuid().equals(localMember.getUuid()));
         this.counts = RingMetrics.NO_COUNTS;

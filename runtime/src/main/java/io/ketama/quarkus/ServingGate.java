@@ -30,15 +30,13 @@ final class ServingGate {
     private final MemberBoard board;
     private final Supplier<Set<Member>> clusterMembers;
     private final Supplier<RingSnapshot> localRings;
-    private final UUID self;
 
     /**
      * @param clusterMembers the cluster's members now
      * @param localRings     this member's current rings
      */
-    ServingGate(MemberBoard board, Member localMember, Supplier<Set<Member>> clusterMembers, Supplier<RingSnapshot> localRings) {
+    ServingGate(MemberBoard board, Supplier<Set<Member>> clusterMembers, Supplier<RingSnapshot> localRings) {
         this.board = Objects.requireNonNull(board, "board");
-        this.self = localMember.getUuid();
         this.clusterMembers = Objects.requireNonNull(clusterMembers, "clusterMembers");
         this.localRings = Objects.requireNonNull(localRings, "localRings");
     }
@@ -88,8 +86,14 @@ final class ServingGate {
             }
             Set<Member> members = clusterMembers.get();
             Map<UUID, MemberStatus> statuses = board.read(members);
+            UUID self = null;
             for (Member m : members) {
-                if (m.getUuid().equals(self)) {
+                if (m.localMember()) {
+                    self = m.getUuid(); // as it is now: a merge gives this member a new UUID
+                }
+            }
+            for (Member m : members) {
+                if (m.localMember()) {
                     continue;
                 }
                 MemberStatus s = statuses.get(m.getUuid());

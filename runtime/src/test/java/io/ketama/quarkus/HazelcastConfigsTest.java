@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HazelcastConfigsTest {
 
     private static final KetamaSettings.HazelcastSettings NO_KEYS =
-            new KetamaSettings.HazelcastSettings(null, null, null, null, null, null, null, null);
+            new KetamaSettings.HazelcastSettings(null, null, null, null, null, null, null, null, null, null);
 
     private static KetamaSettings settings(KetamaSettings.HazelcastSettings hazelcast) {
         return new KetamaSettings("default", new RingSettings(HashStyle.PINGORA, 16), 1, List.of(), null,
@@ -28,13 +28,48 @@ class HazelcastConfigsTest {
     }
 
     private static KetamaSettings.HazelcastSettings file(String clusterName, List<String> members) {
-        return new KetamaSettings.HazelcastSettings(clusterName, null, null, members, null, null, null, "layered-hazelcast.yaml");
+        return new KetamaSettings.HazelcastSettings(clusterName, null, null, members, null, null, null, "layered-hazelcast.yaml", null, null);
     }
 
     @AfterEach
     void clearOverrides() {
         System.clearProperty("hz.clustername");
         System.clearProperty("hz.network.port.port");
+        System.clearProperty(HazelcastConfigs.MAX_NO_HEARTBEAT);
+    }
+
+    /**
+     * A partitioned member must leave the rings in seconds and a healed partition merge in seconds:
+     * 10 s each unless the keys, the Hazelcast file or a system property say otherwise, with a
+     * heartbeat every second where the extension sets the failure timeout.
+     */
+    @Test
+    void faultTimingIsTheKeysElseTheFilesOrAPropertyElseTenSeconds() {
+        Config defaults = HazelcastConfigs.of(settings(NO_KEYS), LaunchMode.NORMAL);
+        assertThat(defaults.getProperty(HazelcastConfigs.MAX_NO_HEARTBEAT)).isEqualTo("10");
+        assertThat(defaults.getProperty(HazelcastConfigs.HEARTBEAT_INTERVAL)).isEqualTo("1");
+        assertThat(defaults.getProperty(HazelcastConfigs.MASTERSHIP_CLAIM)).as("a paused master is replaced as soon").isEqualTo("10");
+        assertThat(defaults.getProperty(HazelcastConfigs.MERGE_FIRST_RUN)).isEqualTo("10");
+        assertThat(defaults.getProperty(HazelcastConfigs.MERGE_NEXT_RUN)).isEqualTo("10");
+
+        KetamaSettings.HazelcastSettings keys = new KetamaSettings.HazelcastSettings(null, null, null, null, null, null, null, null,
+                Duration.ofSeconds(4), Duration.ofSeconds(3));
+        Config set = HazelcastConfigs.of(settings(keys), LaunchMode.NORMAL);
+        assertThat(set.getProperty(HazelcastConfigs.MAX_NO_HEARTBEAT)).isEqualTo("4");
+        assertThat(set.getProperty(HazelcastConfigs.HEARTBEAT_INTERVAL)).isEqualTo("1");
+        assertThat(set.getProperty(HazelcastConfigs.MASTERSHIP_CLAIM)).isEqualTo("4");
+        assertThat(set.getProperty(HazelcastConfigs.MERGE_FIRST_RUN)).isEqualTo("3");
+        assertThat(set.getProperty(HazelcastConfigs.MERGE_NEXT_RUN)).isEqualTo("3");
+
+        Config fromFile = HazelcastConfigs.of(settings(file(null, null)), LaunchMode.NORMAL);
+        assertThat(fromFile.getProperty(HazelcastConfigs.MAX_NO_HEARTBEAT)).as("the file's value stands").isEqualTo("45");
+        assertThat(fromFile.getProperty(HazelcastConfigs.HEARTBEAT_INTERVAL)).as("nor is the file's heartbeat changed").isNull();
+        assertThat(fromFile.getProperty(HazelcastConfigs.MASTERSHIP_CLAIM)).as("nor its mastership claim").isNull();
+
+        System.setProperty(HazelcastConfigs.MAX_NO_HEARTBEAT, "30");
+        Config fromProperty = HazelcastConfigs.of(settings(NO_KEYS), LaunchMode.NORMAL);
+        assertThat(fromProperty.getProperties().getProperty(HazelcastConfigs.MAX_NO_HEARTBEAT))
+                .as("not set in the configuration: Hazelcast reads the system property").isNull();
     }
 
     @Test

@@ -66,7 +66,7 @@ class InterfaceBindingTest {
     private static KetamaSettings settings(int port) {
         KetamaSettings.HazelcastSettings hazelcast = new KetamaSettings.HazelcastSettings(
                 LoopbackHazelcast.clusterName("ketama-interface"), port, false, List.of("127.0.0.1:" + port),
-                "127.0.0.1", null, null, null);
+                "127.0.0.1", null, null, null, null, null);
         return new KetamaSettings("default", new RingSettings(HashStyle.PINGORA, 16), 1, List.of(), null,
                 MigrationSettings.DEFAULT, null, Duration.ofMillis(200), hazelcast);
     }

@@ -57,6 +57,12 @@ class KetamaConfigValidationTest {
             quarkus.ketama.member.weight          | 1001                | quarkus.ketama.member.weight must be an integer from 1 to 1000, was '1001'
             quarkus.ketama.hazelcast.members      | 127.0.0.1:5701-5703 | quarkus.ketama.hazelcast.members entry '127.0.0.1:5701-5703' is a port range, which Hazelcast rejects; allowed: host or host:port (IPv6 as [addr]:port), listed one by one
             quarkus.ketama.hazelcast.config-file  | /nonexistent/hazelcast.yaml | quarkus.ketama.hazelcast.config-file '/nonexistent/hazelcast.yaml' is neither a readable file nor a class-path resource
+            quarkus.ketama.hazelcast.failure-timeout | 2s               | quarkus.ketama.hazelcast.failure-timeout must be whole seconds from 3s to 600s (e.g. 10s), was PT2S
+            quarkus.ketama.hazelcast.failure-timeout | 4500ms           | quarkus.ketama.hazelcast.failure-timeout must be whole seconds from 3s to 600s (e.g. 10s), was PT4.5S
+            quarkus.ketama.hazelcast.merge-interval  | 0s               | quarkus.ketama.hazelcast.merge-interval must be whole seconds from 1s to 600s (e.g. 10s), was PT0S
+            quarkus.ketama.hazelcast.merge-interval  | 11m              | quarkus.ketama.hazelcast.merge-interval must be whole seconds from 1s to 600s (e.g. 10s), was PT11M
+            quarkus.ketama.migration.revision        | 0                | quarkus.ketama.migration.revision must be a whole number from 1 (e.g. the version of the configuration that sets the migration keys) when set, was 0
+            quarkus.ketama.migration.min-members     | 0                | quarkus.ketama.migration.min-members must be at least 1 (a majority of the cluster's members, e.g. 3 of 5, to keep changes made on the smaller side of a network partition from being acknowledged), was 0
             """)
     void anInvalidValueIsOneProblemNamingTheKeyTheValueAndWhatIsAllowed(String key, String value, String message) {
         assertThat(KetamaConfigCheck.problems(config(key, value))).containsExactly(message);

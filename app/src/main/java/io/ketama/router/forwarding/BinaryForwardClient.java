@@ -1,5 +1,6 @@
 package io.ketama.router.forwarding;
 
+import io.ketama.router.tracing.TraceContext;
 import com.hazelcast.cluster.Member;
 import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.HttpOrigin;
@@ -53,10 +54,19 @@ import java.util.concurrent.TimeoutException;
  * {@code overloaded}): the next candidate's reply would need the same room here. Its bytes are let go
  * as a reply too large is. A reply that reaches no forward (given up on meanwhile, its connection
  * closed mid-body) gives its bytes back at once.
+ *
+ * <p>Versions ({@link ChannelVersion}): a connection to a member that publishes channel version 2
+ * or later opens with this member's {@link BinaryFrames#VERSION}; one to a member that publishes
+ * none (version 1) carries only what version 1 knows. A reply of a kind this member does not know
+ * fails its forward with {@link ForwardRefusedException} (the next candidate serves; the member is
+ * not blamed) and the channel carries on; a reply it cannot read closes the channel. A peer's
+ * frame other than a reply is taken up to {@link BinaryFrames#MAX_CONTROL_FRAME} bytes, a reply
+ * gets a buffer of its size only once admitted: a length field alone never makes it hold more.
  */
 public final class BinaryForwardClient implements ForwardTransport {
 
     private static final long SWEEP_MILLIS = 100;
+
     private static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
 
     private final Vertx vertx;
@@ -120,18 +130,23 @@ public final class BinaryForwardClient implements ForwardTransport {
     }
 
     @Override
-    public CompletionStage<Served> forward(Member target, String key) {
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
+        return forward(target, key, spillable, null);
+    }
+
+    @Override
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable, TraceContext trace) {
         if (closed) {
             return CompletableFuture.failedFuture(new ForwardFailedException("the binary forward client is closed"));
         }
         Context current = Vertx.currentContext();
         if (current != null && current.isEventLoopContext() && Context.isOnEventLoopThread()) {
-            return loopOfThread.get().send((ContextInternal) current, target, key);
+            return loopOfThread.get().send((ContextInternal) current, target, key, spillable, trace);
         }
         // not on an event loop (a guard's timer, a test): carry on on one
         CompletableFuture<Served> answer = new CompletableFuture<>();
         vertx.getOrCreateContext().runOnContext(v -> loopOfThread.get()
-                .send((ContextInternal) Vertx.currentContext(), target, key)
+                .send((ContextInternal) Vertx.currentContext(), target, key, spillable, trace)
                 .whenComplete((served, failure) -> {
                     if (failure != null) {
                         answer.completeExceptionally(failure);
@@ -177,7 +192,7 @@ public final class BinaryForwardClient implements ForwardTransport {
             this.sweeper = root.owner().setPeriodic(SWEEP_MILLIS, id -> root.runOnContext(v -> sweep()));
         }
 
-        CompletionStage<Served> send(ContextInternal caller, Member target, String key) {
+        CompletionStage<Served> send(ContextInternal caller, Member target, String key, boolean spillable, TraceContext trace) {
             Peer peer = peers.get(target.getUuid());
             if (peer == null) {
                 PeerEndpoints.Endpoint endpoint;
@@ -190,7 +205,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                 peers.put(target.getUuid(), peer);
                 peer.connect();
             }
-            return peer.send(caller, key);
+            return peer.send(caller, key, spillable, trace);
         }
 
         void sweep() {
@@ -251,12 +266,22 @@ public final class BinaryForwardClient implements ForwardTransport {
          * to its forward; 0: none. Frames arrive one after another, so at most one is between.
          */
         long receiving;
+        /** The {@link ChannelVersion} the peer said it speaks; 0 until it answers the version frame. */
+        int peerVersion;
+        /** What the peer said last in a failure that belongs to no forward; null: nothing. */
+        String lastRefusal;
+        /** Whether the peer publishes a version that may spill ({@link ChannelVersion#SPILLS}): only then a spillable frame. */
+        final boolean spills;
+        /** Whether the peer publishes a version that reads trace context ({@link ChannelVersion#TRACES}). */
+        final boolean traces;
 
         Peer(Loop loop, Member member, PeerEndpoints.Endpoint endpoint) {
             this.loop = loop;
             this.member = member;
             this.address = Members.address(member);
             this.endpoint = endpoint;
+            this.spills = PeerEndpoints.channelVersion(member) >= ChannelVersion.SPILLS;
+            this.traces = PeerEndpoints.channelVersion(member) >= ChannelVersion.TRACES;
         }
 
         void connect() {
@@ -283,13 +308,19 @@ public final class BinaryForwardClient implements ForwardTransport {
                         close("protocol error: " + e.getMessage());
                     }
                 });
-                socket.closeHandler(x -> close("its binary channel closed"));
+                socket.closeHandler(x -> close("its binary channel closed"
+                        + (lastRefusal == null ? "" : " (its last word on it: " + lastRefusal + ")")));
                 socket.exceptionHandler(e -> {
                     socket.close();
                     close("its binary channel failed: " + e);
                 });
                 if (secret.required()) {
                     socket.write(BinaryFrames.hello(secret));
+                }
+                if (PeerEndpoints.channelVersion(member) >= 2) {
+                    // this member's channel version, to a member that knows the frame (a version-1 member
+                    // would answer it "unknown request kind"); not waited for: requests read the same in both
+                    socket.write(BinaryFrames.version(ChannelVersion.CURRENT));
                 }
                 for (Buffer frame : unsent) {
                     socket.write(frame);
@@ -298,12 +329,14 @@ public final class BinaryForwardClient implements ForwardTransport {
             }));
         }
 
-        CompletionStage<Served> send(ContextInternal caller, String key) {
+        CompletionStage<Served> send(ContextInternal caller, String key, boolean spillable, TraceContext trace) {
             int id = nextId++;
             Pending p = new Pending(id, caller, System.nanoTime() + expiryNanos);
             pending.put(id, p);
             byDeadline.add(p);
-            Buffer frame = BinaryFrames.serve(id, key);
+            // a trace only to a peer that reads it: an older one gets the frame it always got
+            Buffer frame = trace != null && traces ? BinaryFrames.serveTraced(id, key, spillable && spills, trace)
+                    : BinaryFrames.serve(id, key, spillable && spills ? BinaryFrames.SERVE_SPILLABLE : BinaryFrames.SERVE);
             if (socket != null) {
                 socket.write(frame);
             } else {
@@ -338,6 +371,10 @@ public final class BinaryForwardClient implements ForwardTransport {
         private void frame(Buffer buffer, int start, int length, int id, byte kind) {
             long held = receiving; // the admitted reply's bytes, now this frame's (0 for a failure)
             receiving = 0;
+            if (id == BinaryFrames.CONTROL_ID) {
+                control(buffer, start, length, kind);
+                return;
+            }
             Pending p = pending.remove(id);
             if (p == null) {
                 giveBack(held); // given up on while its body arrived
@@ -349,9 +386,16 @@ public final class BinaryForwardClient implements ForwardTransport {
                     served = BinaryFrames.served(buffer, start, length, address, budget, held);
                 } else if (kind == BinaryFrames.REDIRECTED) {
                     served = BinaryFrames.redirected(buffer, start, length, address, budget, held);
-                } else {
+                } else if (kind == BinaryFrames.FAILED) {
                     giveBack(held);
                     p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));
+                    return;
+                } else {
+                    // a kind of reply this version does not know: framed, so the channel carries on
+                    giveBack(held);
+                    p.fail(new ForwardRefusedException("member " + address + " over binary answered with a reply of kind " + kind
+                            + ", which this member (channel version " + ChannelVersion.CURRENT + ") does not know; it said it speaks "
+                            + (peerVersion == 0 ? "nothing yet" : "version " + peerVersion)));
                     return;
                 }
             } catch (RuntimeException e) {
@@ -360,6 +404,23 @@ public final class BinaryForwardClient implements ForwardTransport {
                 throw e; // the connection is closed: what comes next cannot be framed
             }
             p.complete(served);
+        }
+
+        /**
+         * A frame that belongs to no forward: the peer's answer to this member's version frame, its
+         * own {@link BinaryFrames#VERSION} or, from a member older than versions, a {@code FAILED}
+         * ("unknown request kind"); anything else there is let go.
+         */
+        private void control(Buffer buffer, int start, int length, byte kind) {
+            if (kind == BinaryFrames.VERSION) {
+                peerVersion = Math.max(1, BinaryFrames.versionOf(buffer, start, length));
+            } else if (kind == BinaryFrames.FAILED) {
+                if (peerVersion == 0) {
+                    peerVersion = ChannelVersion.UNSAID;
+                }
+                // a version-1 member's "unknown request kind", or a refusal before it closes: said when it closes
+                lastRefusal = BinaryFrames.failureMessage(buffer, start, length);
+            }
         }
 
         private void giveBack(long bytes) {

@@ -1,10 +1,8 @@
 package io.ketama.router.forwarding;
 
-import io.ketama.router.serving.Served;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
@@ -12,11 +10,14 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.jboss.logging.Logger;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The receiving end of the binary channel: a TCP server whose connections (one per peer and
@@ -24,6 +25,11 @@ import org.jboss.logging.Logger;
  * {@link ForwardReceiver}; a hit is answered in the same read, a miss when the origin answers,
  * in whatever order answers come. One server instance per event loop shares the port, so the
  * connections spread over every loop.
+ *
+ * <p>Whoever reaches the port is held to {@link BinaryServerLimits}: each connection holds at most
+ * one request frame of bounded length, for a bounded time, all of them together at most a bounded
+ * number of bytes ({@link BinaryServerConnection}); what it refuses is logged, a few lines however
+ * much arrives ({@link RefusalLog}).
  */
 public final class BinaryForwardServer implements AutoCloseable {
 
@@ -34,15 +40,23 @@ public final class BinaryForwardServer implements AutoCloseable {
      */
     public static final int MAX_BODY_BYTES = BinaryFrames.MAX_BODY;
 
-    private static final Logger LOG = Logger.getLogger(BinaryForwardServer.class);
+    /** How often each event loop looks for connections too slow to finish a frame. */
+    private static final long SWEEP_MILLIS = 1000;
 
-    private final List<NetServer> servers;
+    private final List<Instance> instances;
     private final int port;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final RefusalLog refusals;
+    private final AtomicInteger connections;
+    /** Bytes of incomplete request frames its connections hold together. */
+    private final AtomicLong held;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private BinaryForwardServer(List<NetServer> servers, int port) {
-        this.servers = servers;
+    private BinaryForwardServer(List<Instance> instances, int port, RefusalLog refusals, AtomicInteger connections, AtomicLong held) {
+        this.instances = instances;
         this.port = port;
+        this.refusals = refusals;
+        this.connections = connections;
+        this.held = held;
     }
 
     /**
@@ -60,6 +74,12 @@ public final class BinaryForwardServer implements AutoCloseable {
      * {@code secret} (where one is {@link ForwardSecret#required() required}).
      */
     public static BinaryForwardServer start(Vertx vertx, String host, int port, ForwardReceiver receiver, ForwardSecret secret) {
+        return start(vertx, host, port, receiver, secret, BinaryServerLimits.defaults(secret), new RefusalLog("binary forward channel"));
+    }
+
+    /** {@link #start(Vertx, String, int, ForwardReceiver, ForwardSecret)} within {@code limits}, refusals told to {@code refusals}. */
+    static BinaryForwardServer start(Vertx vertx, String host, int port, ForwardReceiver receiver, ForwardSecret secret,
+                                     BinaryServerLimits limits, RefusalLog refusals) {
         int loops = 0;
         for (var ignored : vertx.nettyEventLoopGroup()) {
             loops++;
@@ -70,14 +90,16 @@ public final class BinaryForwardServer implements AutoCloseable {
         RuntimeException last = null;
         for (int attempt = 0; attempt < (port == 0 ? 5 : 1); attempt++) {
             int chosen = port == 0 ? freePort(host) : port;
-            List<NetServer> servers = new ArrayList<>();
+            List<Instance> instances = new ArrayList<>();
+            AtomicInteger open = new AtomicInteger();
+            AtomicLong held = new AtomicLong();
             try {
                 for (int i = 0; i < Math.max(1, loops); i++) {
-                    servers.add(listen(vertx, host, chosen, receiver, secret));
+                    instances.add(listen(vertx, host, chosen, new Instance(vertx, receiver, secret, limits, refusals, open, held)));
                 }
-                return new BinaryForwardServer(servers, chosen);
+                return new BinaryForwardServer(instances, chosen, refusals, open, held);
             } catch (RuntimeException e) {
-                servers.forEach(NetServer::close);
+                instances.forEach(Instance::close);
                 last = e;
             }
         }
@@ -93,14 +115,16 @@ public final class BinaryForwardServer implements AutoCloseable {
         }
     }
 
-    private static NetServer listen(Vertx vertx, String host, int port, ForwardReceiver receiver, ForwardSecret secret) {
+    private static Instance listen(Vertx vertx, String host, int port, Instance instance) {
         // created on a context of its own, so each instance takes its connections on its own event loop
         Context context = vertx.getOrCreateContext();
         CompletableFuture<NetServer> listening = new CompletableFuture<>();
         context.runOnContext(v -> {
             NetServerOptions options = new NetServerOptions().setHost(host).setPort(port).setTcpNoDelay(true);
             NetServer server = vertx.createNetServer(options);
-            server.connectHandler(socket -> new Connection(socket, receiver, secret));
+            server.connectHandler(instance::accept);
+            instance.server = server;
+            instance.sweeper = vertx.setPeriodic(SWEEP_MILLIS, id -> instance.sweep());
             Future<NetServer> f = server.listen();
             f.onComplete(r -> {
                 if (r.succeeded()) {
@@ -111,7 +135,8 @@ public final class BinaryForwardServer implements AutoCloseable {
             });
         });
         try {
-            return listening.get(30, TimeUnit.SECONDS);
+            listening.get(30, TimeUnit.SECONDS);
+            return instance;
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         } catch (java.util.concurrent.TimeoutException | InterruptedException e) {
@@ -127,109 +152,87 @@ public final class BinaryForwardServer implements AutoCloseable {
         return port;
     }
 
+    /** Connections open now, over every event loop. */
+    public int connections() {
+        return connections.get();
+    }
+
+    /** Refusals of {@code reason} since it started. */
+    long refused(RefusalLog.Reason reason) {
+        return refusals.total(reason);
+    }
+
+    /** Bytes its connections hold now of incomplete request frames. */
+    long heldBytes() {
+        return held.get();
+    }
+
+    /** Logs what it refused since its last line about it, due or not. */
+    void flushRefusals() {
+        refusals.flush();
+    }
+
     /** Stops listening and closes every connection. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        for (NetServer server : servers) {
-            server.close();
-        }
+        instances.forEach(Instance::close);
+        refusals.flush();
     }
 
-    /**
-     * The reply that carries {@code served}, or, where no frame can (a body past
-     * {@link #MAX_BODY_BYTES}: an origin without a bound), a failure saying so: a frame past the
-     * limit would end the connection and every forward under way on it.
-     */
-    private static Buffer reply(int id, Served served) {
-        if (BinaryFrames.fits(served)) {
-            return BinaryFrames.served(id, served);
-        }
-        return BinaryFrames.failed(id, RemoteFailure.ORIGIN_ANSWER_TOO_LARGE, "the answer's body of "
-                + served.answer().body().length + " bytes is larger than the binary channel carries (" + MAX_BODY_BYTES + " bytes)");
-    }
+    /** The server of one event loop and the connections it took; touched only on that loop, but for {@link #heldBytes}. */
+    private static final class Instance {
+        final Vertx vertx;
+        final ForwardReceiver receiver;
+        final ForwardSecret secret;
+        final BinaryServerLimits limits;
+        final RefusalLog refusals;
+        final AtomicInteger open;
+        final AtomicLong held;
+        final Set<BinaryServerConnection> connections = new HashSet<>();
+        NetServer server;
+        long sweeper = -1;
 
-    /** One peer connection: frames in, answers out, on the connection's event loop. */
-    private static final class Connection {
-        private final NetSocket socket;
-        private final ForwardReceiver receiver;
-        private final ForwardSecret secret;
-        private final Context context;
-        private final BinaryFrames.Reader reader = new BinaryFrames.Reader(this::frame);
-        /** Whether it may send keys: at once without a secret, else after its {@link BinaryFrames#HELLO}. */
-        private boolean admitted;
-        private boolean refused;
-
-        Connection(NetSocket socket, ForwardReceiver receiver, ForwardSecret secret) {
-            this.socket = socket;
+        Instance(Vertx vertx, ForwardReceiver receiver, ForwardSecret secret, BinaryServerLimits limits, RefusalLog refusals,
+                 AtomicInteger open, AtomicLong held) {
+            this.held = held;
+            this.vertx = vertx;
             this.receiver = receiver;
             this.secret = secret;
-            this.admitted = !secret.required();
-            this.context = Vertx.currentContext();
-            CoalescedFlushes.on(socket);
-            socket.handler(this::read);
-            socket.exceptionHandler(e -> LOG.debugf("binary forward connection from %s failed: %s", socket.remoteAddress(), e));
+            this.limits = limits;
+            this.refusals = refusals;
+            this.open = open;
         }
 
-        private void read(Buffer data) {
-            try {
-                reader.feed(data);
-            } catch (RuntimeException e) {
-                LOG.warnf("closing the binary forward connection from %s: %s", socket.remoteAddress(), e.getMessage());
-                socket.close();
-            }
-        }
-
-        private void frame(Buffer buffer, int start, int length, int id, byte kind) {
-            if (refused) {
-                return; // the rest of a read that came with a refused frame
-            }
-            if (kind == BinaryFrames.HELLO) {
-                if (secret.admits(BinaryFrames.secret(buffer, start, length))) {
-                    admitted = true;
-                } else {
-                    refuse(id, "the forward secret it showed is not this member's (ketama.router.forward.secret)");
-                }
-                return;
-            }
-            if (!admitted) {
-                refuse(id, "this member takes forwards only from members that show its forward secret "
-                        + "(ketama.router.forward.secret), and this connection showed none");
-                return;
-            }
-            if (kind != BinaryFrames.SERVE) {
-                socket.write(BinaryFrames.failed(id, RemoteFailure.FAILED, "unknown request kind " + kind));
-                return;
-            }
-            serve(id, BinaryFrames.key(buffer, start, length));
-        }
-
-        /** Answers {@code id} with the reason and closes the connection: the sender fails over. */
-        private void refuse(int id, String why) {
-            refused = true;
-            LOG.warnf("refusing the binary forward connection from %s: %s", socket.remoteAddress(), why);
-            socket.write(BinaryFrames.failed(id, RemoteFailure.FAILED, why));
-            socket.close();
-        }
-
-        private void serve(int id, String key) {
-            CompletionStage<Served> answer = receiver.serve(key);
-            CompletableFuture<Served> f = answer.toCompletableFuture();
-            if (f.isDone() && !f.isCompletedExceptionally()) {
-                socket.write(reply(id, f.join())); // a hit: flushed with the rest of this read
-                return;
-            }
-            answer.whenComplete((served, failure) -> {
-                Buffer reply = failure == null ? reply(id, served)
-                        : BinaryFrames.failed(id, RemoteFailure.of(failure), RemoteFailure.message(failure));
-                if (Vertx.currentContext() == context) {
-                    socket.write(reply);
-                } else {
-                    context.runOnContext(v -> socket.write(reply));
-                }
+        void accept(NetSocket socket) {
+            open.incrementAndGet();
+            BinaryServerConnection connection = new BinaryServerConnection(socket, receiver, secret, refusals, limits, held,
+                    System.nanoTime());
+            connections.add(connection);
+            socket.closeHandler(v -> {
+                connections.remove(connection);
+                connection.closed();
+                open.decrementAndGet();
             });
+        }
+
+        void sweep() {
+            long now = System.nanoTime();
+            for (BinaryServerConnection c : new ArrayList<>(connections)) {
+                c.sweep(now);
+            }
+            refusals.flushIfDue();
+        }
+
+        void close() {
+            if (sweeper >= 0) {
+                vertx.cancelTimer(sweeper);
+            }
+            if (server != null) {
+                server.close();
+            }
         }
     }
 }

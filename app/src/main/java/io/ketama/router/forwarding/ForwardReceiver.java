@@ -1,7 +1,11 @@
 package io.ketama.router.forwarding;
 
+import io.ketama.router.load.OwnerLoad;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Served;
+import io.ketama.router.tracing.RouteSpan;
+import io.ketama.router.tracing.TraceContext;
+import io.ketama.router.tracing.Tracing;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,43 +15,114 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it is served here by the member's {@link KeyServer}, or refused with
  * {@link NotServingException} while none is attached (starting, stopping). Counts the forwards
  * it is serving, so a stopping member can finish them before it closes its transports.
+ *
+ * <p>Every key it serves counts in the member's {@link OwnerLoad}; a key its sender marked spillable
+ * is served only while the member is under its bound, else answered with {@link SpilledException}
+ * (the sender sends it to the key's next candidate, as a final request).
  */
 public final class ForwardReceiver {
 
     /** The entry in a Hazelcast member's user context under which its receiver is found. */
     public static final String USER_CONTEXT_KEY = "io.ketama.router.ForwardReceiver";
 
-    private volatile KeyServer keyServer;
+    /** The one answer past the bound: stackless and immutable, so shared. */
+    private static final SpilledException SPILLED = new SpilledException("past its bound");
+
+    /** What serves, and the load it counts in: set and read as one. */
+    private record Attached(KeyServer server, OwnerLoad load) {
+    }
+
+    private volatile Attached attached;
+    /** Where the owner's spans start: {@link Tracing#OFF} unless tracing is on. */
+    private volatile Tracing tracing = Tracing.OFF;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    /** Serves forwarded keys with {@code server} from now on. */
+    /** Serves forwarded keys with {@code server} from now on, spilling none (its load counted in a bound of its own). */
     public void attach(KeyServer server) {
-        this.keyServer = server;
+        attach(server, OwnerLoad.unbounded());
+    }
+
+    /** Serves forwarded keys with {@code server} from now on, counting them in {@code load} and spilling past its bound. */
+    public void attach(KeyServer server, OwnerLoad load) {
+        this.attached = new Attached(java.util.Objects.requireNonNull(server, "server"), java.util.Objects.requireNonNull(load, "load"));
+    }
+
+    /** Starts the owner's span of each forwarded key with {@code tracing} from now on. */
+    public void tracing(Tracing tracing) {
+        this.tracing = java.util.Objects.requireNonNull(tracing, "tracing");
+    }
+
+    /** Whether it starts spans (a transport reads a forward's trace context only then). */
+    public boolean traces() {
+        return tracing != Tracing.OFF;
     }
 
     /** Refuses forwarded keys from now on; those under way finish. */
     public void detach() {
-        this.keyServer = null;
+        this.attached = null;
+    }
+
+    /** Serves a forwarded {@code key} that may not be spilled (a final request). */
+    public CompletionStage<Served> serve(String key) {
+        return serve(key, false);
     }
 
     /**
      * Serves a forwarded {@code key}.
      *
+     * @param spillable whether its sender lets this member spill it (channel version 3 and later)
      * @return as {@link KeyServer#serve}; completed exceptionally with {@link NotServingException}
-     *         while no key server is attached
+     *         while no key server is attached, with {@link SpilledException} when it was spillable and
+     *         this member is past its bound
      */
-    public CompletionStage<Served> serve(String key) {
-        KeyServer server = keyServer;
-        if (server == null) {
+    public CompletionStage<Served> serve(String key, boolean spillable) {
+        return serve(key, spillable, (TraceContext) null);
+    }
+
+    /**
+     * As {@link #serve(String, boolean)}, in a span of the owner's that continues {@code trace} (the
+     * forwarding member's, as its forward carried it; null: none came) where tracing is on.
+     */
+    public CompletionStage<Served> serve(String key, boolean spillable, TraceContext trace) {
+        RouteSpan span = tracing.served(key, trace);
+        if (span == null) {
+            return served(key, spillable, null);
+        }
+        CompletionStage<Served> answer;
+        try {
+            answer = served(key, spillable, span);
+        } catch (RuntimeException e) {
+            span.fail(e);
+            throw e;
+        }
+        return answer.whenComplete((served, failure) -> {
+            if (failure != null) {
+                span.fail(failure);
+            } else {
+                span.cache(served.cache());
+                span.end();
+            }
+        });
+    }
+
+    private CompletionStage<Served> served(String key, boolean spillable, RouteSpan span) {
+        Attached a = attached;
+        if (a == null) {
             return CompletableFuture.failedFuture(new NotServingException("the member serves no forwarded keys now "
                     + "(starting or stopping)"));
         }
+        if (!spillable) {
+            a.load.serve();
+        } else if (!a.load.admit(key)) {
+            return CompletableFuture.failedFuture(SPILLED);
+        }
+        KeyServer server = a.server;
         Served hit = server.hit(key);
         if (hit != null) {
             return CompletableFuture.completedFuture(hit);
         }
         inFlight.incrementAndGet();
-        return server.serve(key).whenComplete((served, failure) -> inFlight.decrementAndGet());
+        return server.serve(key, span).whenComplete((served, failure) -> inFlight.decrementAndGet());
     }
 
     /** Forwarded keys being served now (waiting for the origin: hits are done at once). */

@@ -1,5 +1,6 @@
 package io.ketama.router.forwarding;
 
+import io.ketama.router.tracing.TraceContext;
 import com.hazelcast.cluster.Member;
 import io.ketama.router.serving.Served;
 import java.util.concurrent.CompletionStage;
@@ -20,7 +21,25 @@ public interface ForwardTransport extends AutoCloseable {
      *         room, {@link NotServingException} when it serves no keys now, or whatever else broke
      *         on the way (closed connection, timeout)
      */
-    CompletionStage<Served> forward(Member target, String key);
+    default CompletionStage<Served> forward(Member target, String key) {
+        return forward(target, key, false);
+    }
+
+    /**
+     * As {@link #forward(Member, String)}; with {@code spillable}, {@code target} may answer that it is
+     * past its bound ({@link SpilledException}) instead of serving, where it speaks
+     * {@link ChannelVersion#SPILLS} or later (an older member is sent a plain request, which it serves).
+     */
+    CompletionStage<Served> forward(Member target, String key, boolean spillable);
+
+    /**
+     * As {@link #forward(Member, String, boolean)}, carrying {@code trace} (null: untraced) to a target
+     * that speaks {@link ChannelVersion#TRACES} or later; an older target is sent the untraced request.
+     * A transport that carries no trace context forwards untraced.
+     */
+    default CompletionStage<Served> forward(Member target, String key, boolean spillable, TraceContext trace) {
+        return forward(target, key, spillable);
+    }
 
     /** How this transport is named in configuration and logs. */
     TransportKind kind();

@@ -1,5 +1,6 @@
 package io.ketama.router.forwarding;
 
+import io.ketama.router.tracing.TraceContext;
 import com.hazelcast.cluster.Member;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
@@ -67,13 +68,27 @@ public final class Forwarder {
      *         open circuit, a member that left or serves no keys
      */
     public CompletionStage<Served> forward(Member target, String key) {
+        return forward(target, key, false);
+    }
+
+    /**
+     * As {@link #forward(Member, String)}; with {@code spillable} the target may spill the key past
+     * its bound: completed exceptionally with {@link SpilledException}, neither retried nor counted
+     * against the target's breaker.
+     */
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
+        return forward(target, key, spillable, null);
+    }
+
+    /** As {@link #forward(Member, String, boolean)}, carrying {@code trace} (null: untraced) where the transport can. */
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable, TraceContext trace) {
         // Checked before the guard too: a stale selection may still name a member that left, and
         // a guard made for it again would outlive it until the next membership change.
         if (!members.contains(target.getUuid())) {
             return CompletableFuture.failedFuture(gone(target));
         }
         return guardFor(target).call(() -> members.contains(target.getUuid())
-                ? timeLimit.limit(transport.forward(target, key), target)
+                ? timeLimit.limit(transport.forward(target, key, spillable, trace), target)
                 : CompletableFuture.failedFuture(gone(target)));
     }
 

@@ -34,6 +34,9 @@ public interface GuardCounts {
     /** Forwards the member answered (after any retries). */
     long answered();
 
-    /** Forwards that failed at the member after any retries (refusals included). */
+    /** Forwards that failed at the member after any retries (refusals included; spills not). */
     long failed();
+
+    /** Forwards the member spilled: past its bound, it served nothing and the key went to its next candidate. */
+    long spilled();
 }

@@ -73,11 +73,18 @@ public final class HazelcastForwardClient implements ForwardTransport {
     }
 
     @Override
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
+        return forward(target, key, spillable, null);
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
-    public CompletionStage<Served> forward(Member target, String key) {
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable, io.ketama.router.tracing.TraceContext trace) {
         var context = CallerContext.of(vertx);
         Future<HazelcastForwardReply> future = hazelcast.getExecutorService(HazelcastForwarding.EXECUTOR)
-                .submitToMember(new HazelcastForwardTask(key), target);
+                .submitToMember(new HazelcastForwardTask(key,
+                        spillable && PeerEndpoints.channelVersion(target) >= ChannelVersion.SPILLS,
+                        PeerEndpoints.channelVersion(target) >= ChannelVersion.TRACES ? trace : null), target);
         CompletableFuture<Served> answer = new CompletableFuture<>();
         ((CompletionStage<HazelcastForwardReply>) future).whenCompleteAsync((reply, failure) -> {
             if (failure != null) {

@@ -8,7 +8,11 @@ import io.ketama.router.serving.OriginAnswer;
 import io.ketama.router.serving.Served;
 import java.io.IOException;
 
-/** The answer to a {@link HazelcastForwardTask}: the served key, or why it was not served. */
+/**
+ * The answer to a {@link HazelcastForwardTask}: the served key, or why it was not served. Its
+ * {@link ChannelVersion} is its last byte (since version 2: a version-1 member stops reading before
+ * it); its failure code is one the task's sender knows ({@link ChannelVersion#code}).
+ */
 final class HazelcastForwardReply implements IdentifiedDataSerializable {
 
     private static final CacheStatus[] STATUSES = CacheStatus.values();
@@ -17,6 +21,7 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
     private int failure;
     private String message;
     private Served served;
+    private int version = ChannelVersion.CURRENT;
 
     HazelcastForwardReply() {
     }
@@ -27,9 +32,15 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         return r;
     }
 
+    /** A failure any member can read (its code as {@link ChannelVersion} 1 knows it). */
     static HazelcastForwardReply failed(RemoteFailure failure, String message) {
+        return failed(failure, message, ChannelVersion.UNSAID);
+    }
+
+    /** A failure for a sender that speaks {@code version}. */
+    static HazelcastForwardReply failed(RemoteFailure failure, String message, int version) {
         HazelcastForwardReply r = new HazelcastForwardReply();
-        r.failure = failure.code();
+        r.failure = ChannelVersion.code(failure, version);
         r.message = message;
         return r;
     }
@@ -62,6 +73,7 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         out.writeInt(failure);
         if (failure != 0) {
             out.writeString(message);
+            out.writeByte(ChannelVersion.CURRENT);
             return;
         }
         out.writeByte(served.cache().ordinal());
@@ -70,6 +82,7 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         out.writeString(served.answer().contentType());
         out.writeByteArray(served.answer().body());
         out.writeString(served.answer().location());
+        out.writeByte(ChannelVersion.CURRENT);
     }
 
     @Override
@@ -77,6 +90,7 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         failure = in.readInt();
         if (failure != 0) {
             message = in.readString();
+            version = HazelcastForwarding.readVersion(in);
             return;
         }
         CacheStatus cache = STATUSES[in.readByte()];
@@ -86,5 +100,11 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         byte[] body = in.readByteArray();
         String location = in.readString();
         served = new Served(new OriginAnswer(status, contentType, body, location), cache, servedBy);
+        version = HazelcastForwarding.readVersion(in);
+    }
+
+    /** The version its sender speaks (1: it said none). */
+    int version() {
+        return version;
     }
 }

@@ -65,6 +65,18 @@ public final class HazelcastForwarding {
         }
     }
 
+    /**
+     * The {@link ChannelVersion} byte a payload ends with, or {@link ChannelVersion#UNSAID} where it
+     * ends before it (a version-1 member's payload).
+     */
+    static int readVersion(com.hazelcast.nio.ObjectDataInput in) throws java.io.IOException {
+        try {
+            return Math.max(ChannelVersion.UNSAID, in.readByte() & 0xFF);
+        } catch (java.io.EOFException versionOne) {
+            return ChannelVersion.UNSAID;
+        }
+    }
+
     static DataSerializableFactory factory() {
         return type -> switch (type) {
             case TASK -> new HazelcastForwardTask();

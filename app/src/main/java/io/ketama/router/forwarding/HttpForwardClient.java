@@ -42,6 +42,8 @@ public final class HttpForwardClient implements ForwardTransport {
 
     private static final CacheStatus[] STATUSES = CacheStatus.values();
     private static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
+    /** The {@link ChannelVersion} every forward says it speaks; a version-1 owner ignores the header. */
+    private static final String THIS_VERSION = Integer.toString(ChannelVersion.CURRENT);
 
     private final HttpClient client;
     private final long expiryMillis;
@@ -101,7 +103,12 @@ public final class HttpForwardClient implements ForwardTransport {
     }
 
     @Override
-    public CompletionStage<Served> forward(Member target, String key) {
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
+        return forward(target, key, spillable, null);
+    }
+
+    @Override
+    public CompletionStage<Served> forward(Member target, String key, boolean spillable, io.ketama.router.tracing.TraceContext trace) {
         PeerEndpoints.Endpoint endpoint;
         try {
             endpoint = PeerEndpoints.of(target, PeerEndpoints.HTTP_PORT);
@@ -114,9 +121,19 @@ public final class HttpForwardClient implements ForwardTransport {
                 .setHost(endpoint.host())
                 .setPort(endpoint.port())
                 .setURI(HttpForwarding.target(key))
-                .setTimeout(expiryMillis);
+                .setTimeout(expiryMillis)
+                .putHeader(HttpForwarding.VERSION, THIS_VERSION);
         if (secret != null) {
             options.putHeader(HttpForwarding.SECRET, secret);
+        }
+        if (spillable && PeerEndpoints.channelVersion(target) >= ChannelVersion.SPILLS) {
+            options.putHeader(HttpForwarding.SPILLABLE, "1");
+        }
+        if (trace != null && PeerEndpoints.channelVersion(target) >= ChannelVersion.TRACES) {
+            options.putHeader(HttpForwarding.TRACEPARENT, trace.traceparent());
+            if (!trace.tracestate().isEmpty()) {
+                options.putHeader(HttpForwarding.TRACESTATE, trace.tracestate());
+            }
         }
         CompletableFuture<Served> answer = new CompletableFuture<>();
         BodyBudget.Reservation bytes = budget.openForReply();

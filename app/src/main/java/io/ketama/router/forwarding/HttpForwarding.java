@@ -7,7 +7,10 @@ package io.ketama.router.forwarding;
  * answer is the origin's status, content type and body with {@code X-Ketama-Cache}; a member that
  * could not serve answers 502 or 503 with {@code X-Ketama-Forward-Failure} naming why; where the
  * members share a {@link ForwardSecret}, a forward without it ({@code X-Ketama-Forward-Secret})
- * gets a 401.
+ * gets a 401. Since {@link ChannelVersion} 2 the forward and its answer carry {@link #VERSION}; since
+ * 3 a forward may carry {@link #SPILLABLE}; since 4 the W3C {@link #TRACEPARENT} and {@link #TRACESTATE};
+ * a header a member does not know is ignored by it, so a version-1 member reads a version-2
+ * forward or answer as its own.
  */
 public final class HttpForwarding {
 
@@ -17,6 +20,20 @@ public final class HttpForwarding {
     static final String FAILURE = "X-Ketama-Forward-Failure";
     /** The members' {@link ForwardSecret}, on every forward where they share one. */
     static final String SECRET = "X-Ketama-Forward-Secret";
+    /**
+     * The {@link ChannelVersion} of a forward (what its sender speaks) and of its answer (what the
+     * two speak together); absent: version 1.
+     */
+    static final String VERSION = "X-Ketama-Forward-Version";
+    /**
+     * Since {@link ChannelVersion} 3: the forward may be spilled past the owner's bound (answered 503
+     * with {@link RemoteFailure#SPILLED}); sent only to a member that publishes version 3 or later, and
+     * heeded only with a {@link #VERSION} of 3 or later (a version-2 member ignores it and serves).
+     */
+    static final String SPILLABLE = "X-Ketama-Forward-Spillable";
+    /** Since {@link ChannelVersion} 4, on a traced forward to a member that publishes 4 or later: the W3C headers. */
+    static final String TRACEPARENT = "traceparent";
+    static final String TRACESTATE = "tracestate";
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 

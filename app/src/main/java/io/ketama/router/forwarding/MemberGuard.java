@@ -23,10 +23,12 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
  * times, each retry through the breaker and bulkhead again.
  *
  * <p>A failure that retrying cannot mend is not retried: the breaker is open, the member is busy
- * or has left or serves no keys or publishes no usable port for the transport, this member's
+ * or has left or serves no keys or publishes no usable port for the transport, the two members
+ * do not understand each other on the channel ({@link ForwardRefusedException}), the member spilled
+ * the key past its bound ({@link SpilledException}: it answered, and the key goes on), this member's
  * Hazelcast is stopping, or the origin gave the member no answer (the origin is shared: asking
  * again only adds to its load). Neither a busy member, nor a missing origin answer, nor a port it
- * does not publish is the member failing: the breaker counts them as successes. Nor is a reply
+ * does not publish, nor an exchange the two members' versions could not read, is the member failing: the breaker counts them as successes. Nor is a reply
  * this member had no room for ({@link io.ketama.router.serving.NoRoomForReplyException}, an
  * {@link OverloadedException}): the member answered; this one could not hold the answer.
  *
@@ -46,6 +48,7 @@ final class MemberGuard implements GuardCounts {
     private final LongAdder retries = new LongAdder();
     private final LongAdder answered = new LongAdder();
     private final LongAdder failed = new LongAdder();
+    private final LongAdder spilled = new LongAdder();
 
     MemberGuard(String member, ForwardSettings settings) {
         this.member = member;
@@ -99,7 +102,7 @@ final class MemberGuard implements GuardCounts {
         }
 
         void end(Throwable cause) {
-            failed.increment();
+            (cause instanceof SpilledException ? spilled : failed).increment();
             answer.completeExceptionally(cause);
         }
     }
@@ -122,7 +125,8 @@ final class MemberGuard implements GuardCounts {
 
     static boolean saysNothingOfTheMember(Throwable cause) {
         return cause instanceof BulkheadException || cause instanceof OverloadedException
-                || cause instanceof OriginUnavailableException || cause instanceof NoUsableEndpointException;
+                || cause instanceof OriginUnavailableException || cause instanceof NoUsableEndpointException
+                || cause instanceof ForwardRefusedException || cause instanceof SpilledException;
     }
 
     static boolean retryingCannotMend(Throwable cause) {
@@ -179,5 +183,10 @@ final class MemberGuard implements GuardCounts {
     @Override
     public long failed() {
         return failed.sum();
+    }
+
+    @Override
+    public long spilled() {
+        return spilled.sum();
     }
 }

@@ -15,8 +15,21 @@ public final class PeerEndpoints {
     public static final String BINARY_PORT = "ketama-router.binary-port";
     /** Member attribute: the port of the member's HTTP server. */
     public static final String HTTP_PORT = "ketama-router.http-port";
+    /**
+     * Member attribute: the {@link ChannelVersion} the member speaks on every forward channel;
+     * absent on a member of version 1. A member older than it ignores it, as every attribute it
+     * does not know.
+     */
+    public static final String CHANNEL_VERSION = "ketama-router.channel-version";
+    /** The value this member publishes under {@link #CHANNEL_VERSION}. */
+    public static final String THIS_CHANNEL_VERSION = Integer.toString(ChannelVersion.CURRENT);
 
     private PeerEndpoints() {
+    }
+
+    /** The {@link ChannelVersion} {@code member} says it speaks ({@link ChannelVersion#UNSAID} where it says none). */
+    static int channelVersion(Member member) {
+        return ChannelVersion.parse(member.getAttribute(CHANNEL_VERSION));
     }
 
     /** A transport's address of one member. */

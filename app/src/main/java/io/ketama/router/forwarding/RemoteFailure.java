@@ -20,18 +20,42 @@ enum RemoteFailure {
     /** Anything else that broke on the member. */
     FAILED(4),
     /** The origin's answer was larger than the member takes: not the member's fault either. */
-    ORIGIN_ANSWER_TOO_LARGE(5);
+    ORIGIN_ANSWER_TOO_LARGE(5),
+    /**
+     * The member would not read the request (a kind or a key it does not take): the sender's
+     * mistake or a version the two do not share, not the member failing. Since version 2; sent
+     * as {@link #FAILED} to a version-1 member ({@link ChannelVersion#code}).
+     */
+    REFUSED(6, 2),
+    /**
+     * The member was past its bound and did not serve: the sender sends the key to its next
+     * candidate ({@link SpilledException}). Since version 3, and only ever the answer to a request
+     * its sender marked spillable, which only a sender of version 3 or later does.
+     */
+    SPILLED(7, 3);
 
     private final int code;
+    private final int since;
 
     RemoteFailure(int code) {
+        this(code, 1);
+    }
+
+    RemoteFailure(int code, int since) {
         this.code = code;
+        this.since = since;
     }
 
     int code() {
         return code;
     }
 
+    /** The {@link ChannelVersion} that introduced this code: a peer of an older one reads another. */
+    int since() {
+        return since;
+    }
+
+    /** The failure of {@code code}; a code this version does not know is {@link #FAILED}. */
     static RemoteFailure ofCode(int code) {
         for (RemoteFailure f : values()) {
             if (f.code == code) {
@@ -56,6 +80,9 @@ enum RemoteFailure {
         if (cause instanceof NotServingException) {
             return NOT_SERVING;
         }
+        if (cause instanceof SpilledException) {
+            return SPILLED;
+        }
         return FAILED;
     }
 
@@ -72,6 +99,8 @@ enum RemoteFailure {
             case ORIGIN_ANSWER_TOO_LARGE -> new OriginAnswerTooLargeException(message);
             case OVERLOADED -> new OverloadedException("member " + member + ": " + message);
             case NOT_SERVING -> new NotServingException(message);
+            case REFUSED -> new ForwardRefusedException("member " + member + " refused the forward: " + message);
+            case SPILLED -> new SpilledException("member " + member + " spilled the key: " + message);
             case FAILED -> new ForwardFailedException("member " + member + " failed to serve the key: " + message);
         };
     }

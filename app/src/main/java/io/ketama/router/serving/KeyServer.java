@@ -40,7 +40,12 @@ public final class KeyServer {
      *         way nothing is cached and every request waiting for the same fetch gets the failure
      */
     public CompletionStage<Served> serve(String key) {
-        return cache.get(key, origin::fetch).thenApply(lookup -> new Served(lookup.answer(), lookup.status(), memberAddress));
+        return serve(key, null);
+    }
+
+    /** As {@link #serve(String)}; where {@code span} is not null (tracing on), an origin fetch is a child span of it. */
+    public CompletionStage<Served> serve(String key, io.ketama.router.tracing.RouteSpan span) {
+        return cache.get(key, span == null ? origin::fetch : k -> traced(k, span)).thenApply(lookup -> new Served(lookup.answer(), lookup.status(), memberAddress));
     }
 
     /**
@@ -49,8 +54,31 @@ public final class KeyServer {
      *
      * @return completed exceptionally as {@link #serve}
      */
+    private CompletionStage<OriginAnswer> traced(String key, io.ketama.router.tracing.RouteSpan span) {
+        io.ketama.router.tracing.RouteSpan fetch = span.originFetch(key);
+        CompletionStage<OriginAnswer> answer;
+        try {
+            answer = origin.fetch(key);
+        } catch (RuntimeException e) {
+            fetch.fail(e);
+            throw e;
+        }
+        return answer.whenComplete((a, failure) -> {
+            if (failure != null) {
+                fetch.fail(failure);
+            } else {
+                fetch.end();
+            }
+        });
+    }
+
     public CompletionStage<Served> bypass(String key) {
-        return origin.fetch(key).thenApply(answer -> new Served(answer, CacheStatus.BYPASS, memberAddress));
+        return bypass(key, null);
+    }
+
+    /** As {@link #bypass(String)}, the fetch a child span of {@code span} where it is not null. */
+    public CompletionStage<Served> bypass(String key, io.ketama.router.tracing.RouteSpan span) {
+        return (span == null ? origin.fetch(key) : traced(key, span)).thenApply(answer -> new Served(answer, CacheStatus.BYPASS, memberAddress));
     }
 
     public LocalCache cache() {

@@ -47,7 +47,7 @@ public final class LocalCache {
      * a copy of its own: answers share one instance per type ({@link ContentTypes}) until an origin
      * has named more types than it keeps.
      */
-    static int weigh(String key, OriginAnswer answer) {
+    public static int weigh(String key, OriginAnswer answer) {
         return weigh(key, answer, ContentTypes.ANSWERS);
     }
 

@@ -62,17 +62,24 @@ class NoUsableEndpointTest {
         peers.close();
     }
 
+    private Member seenByCaller(HazelcastInstance member) {
+        java.util.UUID id = member.getCluster().getLocalMember().getUuid();
+        return caller.getCluster().getMembers().stream().filter(m -> m.getUuid().equals(id)).findFirst().orElseThrow();
+    }
+
     @Test
     void aMemberWithoutAUsablePortIsFailedOverWithoutARetryAndItsBreakerStaysClosed() throws Exception {
-        Member unusableMember = unusable.getCluster().getLocalMember();
-        Member ownerMember = owner.getCluster().getLocalMember();
+        // as the caller's rings hold them: the caller's view of the others (in one JVM, each
+        // member's view of itself says it is local, and the chain serves a local candidate itself)
+        Member unusableMember = seenByCaller(unusable);
+        Member ownerMember = seenByCaller(owner);
         // one retry allowed; a breaker that opens after two failures of two and stays open
         ForwardSettings settings = new ForwardSettings(Duration.ofSeconds(5), 1, Duration.ofMillis(10), 2, 1.0,
                 Duration.ofSeconds(60), 3, 8, 2);
         Forwarder forwarder = new Forwarder(client, settings, ForwardTargets.uuids(caller.getCluster().getMembers()));
         KeyServer local = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 16),
                 Members.address(caller.getCluster().getLocalMember()));
-        FailoverChain chain = new FailoverChain(caller.getCluster().getLocalMember(), local, forwarder, 3);
+        FailoverChain chain = new FailoverChain(local, forwarder, 3);
 
         for (int i = 0; i < 6; i++) {
             String key = "no-port-" + i;

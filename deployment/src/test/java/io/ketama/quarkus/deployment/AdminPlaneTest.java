@@ -95,6 +95,9 @@ class AdminPlaneTest {
             assertThat(m.migration()).isEqualTo(selector.migration());
         }
 
+        // the application offers its configuration once ready: a new cluster records it (generation 0: applied as the seed)
+        await(() -> admin().get(PATH).then().statusCode(200).extract().jsonPath().getString("configuration.mode"), "v1"::equals,
+                TestCluster.DEADLINE, "this member's configuration recorded as the cluster's");
         Response put = authorized().body("{\"mode\":\"split\",\"v2SharePercent\":25,\"shadow\":true}").put(PATH);
         put.then().statusCode(200)
                 .body("mode", equalTo("split"))
@@ -102,6 +105,11 @@ class AdminPlaneTest {
                 .body("shadow", equalTo(true))
                 .body("generation", equalTo((int) before + 1))
                 .body("source", equalTo("cluster"))
+                .body("origin", equalTo("admin"))
+                // the configuration the cluster adopted (this application's, v1) stays recorded: it
+                // moves the state again only when a member starts with another one
+                .body("configuration.mode", equalTo("v1"))
+                .body("configuration.generation", equalTo(0))
                 .header("ETag", "\"" + (before + 1) + "\"");
         MigrationState made = selector.migration();
         assertThat(made.generation()).isEqualTo(before + 1);

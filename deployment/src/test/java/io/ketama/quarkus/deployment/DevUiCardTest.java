@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Dev mode: the Dev UI card's page is served, and its JSON-RPC service reports the members (weight,
  * features, data centre), each ring's points, bytes and balance, the migration state, and answers
- * who owns a key. A change to {@code hazelcast.yaml} restarts the member with the new file.
+ * who owns a key, and the application's heaviest keys ({@link FixedHotKeys}) with their rates and owners,
+ * marked on the ring picture. A change to {@code hazelcast.yaml} restarts the member with the new file.
  */
 class DevUiCardTest extends DevUIJsonRPCTest {
 
@@ -32,7 +33,8 @@ class DevUiCardTest extends DevUIJsonRPCTest {
 
     @RegisterExtension
     static final QuarkusDevModeTest APP = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addAsResource(new StringAsset(HAZELCAST_YAML), "hazelcast.yaml")
+            .withApplicationRoot(jar -> jar.addClass(FixedHotKeys.class)
+                    .addAsResource(new StringAsset(HAZELCAST_YAML), "hazelcast.yaml")
                     .addAsResource(new StringAsset(String.join("\n",
                     "quarkus.http.port=" + HTTP_PORT,
                     "quarkus.http.host=127.0.0.1",
@@ -80,6 +82,17 @@ class DevUiCardTest extends DevUIJsonRPCTest {
         JsonNode none = executeJsonRPCMethod("owner", Map.of("key", "images/logo.png", "features", "gpu"));
         assertThat(none.hasNonNull("owner")).as("no member has gpu").isFalse();
         assertThat(none.get("candidates")).isEmpty();
+
+        JsonNode hot = executeJsonRPCMethod("getHotKeys");
+        assertThat(hot.get("counted").asBoolean()).isTrue();
+        assertThat(hot.get("keys")).hasSize(2);
+        assertThat(hot.get("keys").get(0).get("key").asText()).isEqualTo("images/hot.png");
+        assertThat(hot.get("keys").get(0).get("rate").asDouble()).isEqualTo(120.5);
+        assertThat(hot.get("keys").get(0).get("owner").asText()).isEqualTo(CLUSTER.address(0));
+        assertThat(hot.get("keys").get(0).hasNonNull("next")).as("one member: no next candidate").isFalse();
+        assertThat(hot.get("keys").get(1).get("key").asText()).isEqualTo("videos/warm.mp4");
+        String picture = executeJsonRPCMethod("getPicture").asText();
+        assertThat(picture).contains("<title>hot key images/hot.png</title>", "<title>hot key videos/warm.mp4</title>");
 
         APP.modifyResourceFile("hazelcast.yaml", yaml -> yaml.replace("port: " + CLUSTER.port(0), "port: " + CLUSTER.port(1)));
         long end = System.nanoTime() + TestCluster.DEADLINE.multipliedBy(4).toNanos();

@@ -3,14 +3,17 @@ package io.ketama.quarkus.devui;
 import com.hazelcast.cluster.Member;
 import io.ketama.core.FeatureTags;
 import io.ketama.core.RingVersion;
+import io.ketama.quarkus.HotKeySource;
 import io.ketama.quarkus.MemberAddress;
 import io.ketama.quarkus.MemberInfo;
 import io.ketama.quarkus.MigrationSettings;
+import io.ketama.quarkus.RingPicture;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.ketama.quarkus.RingStats;
 import io.ketama.quarkus.Selection;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import java.util.ArrayList;
@@ -20,13 +23,20 @@ import java.util.TreeSet;
 
 /**
  * What the Dev UI card shows (dev mode only): the members on the rings, each ring's size and
- * balance, the migration state, and the owner of a key typed into the card.
+ * balance, the migration state, the owner of a key typed into the card, and the heaviest keys with
+ * their rates and owners where the application counts them ({@link HotKeySource}).
  */
 @ApplicationScoped
 public class KetamaJsonRpcService {
 
+    /** Keys marked on the picture: more would hide the arcs. */
+    static final int PICTURE_KEYS = 8;
+
     @Inject
     RingSelector selector;
+
+    @Inject
+    Instance<HotKeySource> hotKeys;
 
     /** A member on the rings. */
     public record MemberView(String address, String identity, int weight, List<String> features, String datacenter,
@@ -52,6 +62,14 @@ public class KetamaJsonRpcService {
 
     /** Who owns a key: the owner (null when no member qualifies), the ring that served it and the failover order. */
     public record Owner(String key, List<String> requiredFeatures, String owner, String version, List<String> candidates) {
+    }
+
+    /** A heavy key: its requests a second here, its owner, the member it spills or fails over to, and the ring. */
+    public record HotKeyView(String key, double rate, String owner, String next, String version) {
+    }
+
+    /** The heaviest keys; {@code counted} is false when the application counts none (no {@link HotKeySource}). */
+    public record HotKeys(boolean counted, List<HotKeyView> keys) {
     }
 
     public Rings getRings() {
@@ -85,5 +103,34 @@ public class KetamaJsonRpcService {
         List<String> candidates = s.candidates().stream().map(MemberAddress::of).toList();
         return new Owner(key, List.copyOf(required), s.found() ? MemberAddress.of(s.owner()) : null,
                 s.version().label(), candidates);
+    }
+
+    /**
+     * The rings as an SVG picture ({@link RingPicture}): each member's arcs on the v1 and v2
+     * circles and its share against its weight share, members left out, the v1/v2 split and what
+     * its next step moves.
+     */
+    public String getPicture() {
+        List<String> marked = heaviest().stream().limit(PICTURE_KEYS).map(HotKeySource.HotKey::key).toList();
+        return RingPicture.svg(selector.snapshot(), selector.migration().settings(), Double.NaN, marked);
+    }
+
+    /** The heaviest keys the application counts, each with the owner and next candidate it has on the rings now. */
+    public HotKeys getHotKeys() {
+        if (!hotKeys.isResolvable()) {
+            return new HotKeys(false, List.of());
+        }
+        List<HotKeyView> keys = new ArrayList<>();
+        for (HotKeySource.HotKey k : heaviest()) {
+            Selection s = selector.select(k.key(), Set.of());
+            List<Member> c = s.candidates();
+            keys.add(new HotKeyView(k.key(), k.rate(), s.found() ? MemberAddress.of(s.owner()) : null,
+                    c.size() > 1 ? MemberAddress.of(c.get(1)) : null, s.version().label()));
+        }
+        return new HotKeys(true, keys);
+    }
+
+    private List<HotKeySource.HotKey> heaviest() {
+        return hotKeys.isResolvable() ? hotKeys.get().heaviest() : List.of();
     }
 }
