@@ -39,7 +39,7 @@ Usage: load-tests/skew/skew.sh [options]   (needs root: cgroup v1 cpuacct groups
       --jit-seconds S    seconds of load on other keys after the members start, before anything is measured [${SKEW_JIT_SECONDS:-60}]
       --factor F         the bounded-load factor the report judges peak ÷ mean against [${SKEW_FACTOR:-1.25}]
       --off-opts "..."   member JVM options of the off configuration
-                         [${SKEW_OFF_OPTS:--Dquarkus.ketama.bounded-load.enabled=false}]
+                         [${SKEW_OFF_OPTS:--Dquarkus.ketama.bounded-load.enabled=false -Dketama.router.near-cache.enabled=false}]
       --on-opts "..."    member JVM options of the on configuration [${SKEW_ON_OPTS:-} (none: the defaults)]
       --near VALUE       X-Ketama-Cache value (or part of it) of a near-cache hit [${SKEW_NEAR:-NEAR}]
       --meters LIST      meters summed from every member's /q/metrics per phase [${SKEW_METERS-ketama_router_spilled_total,ketama_router_spilled_answers_total}]
@@ -74,7 +74,7 @@ KILL_SECONDS=${SKEW_KILL_SECONDS:-40}
 KILL_AT=${SKEW_KILL_AT:-10}
 JIT_SECONDS=${SKEW_JIT_SECONDS:-60}
 FACTOR=${SKEW_FACTOR:-1.25}
-OFF_OPTS=${SKEW_OFF_OPTS--Dquarkus.ketama.bounded-load.enabled=false}
+OFF_OPTS=${SKEW_OFF_OPTS-"-Dquarkus.ketama.bounded-load.enabled=false -Dketama.router.near-cache.enabled=false"}
 ON_OPTS=${SKEW_ON_OPTS:-}
 NEAR=${SKEW_NEAR:-NEAR}
 METERS=${SKEW_METERS-ketama_router_spilled_total,ketama_router_spilled_answers_total}
