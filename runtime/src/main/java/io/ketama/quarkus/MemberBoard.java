@@ -13,9 +13,11 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -27,6 +29,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -48,6 +51,11 @@ import java.util.function.UnaryOperator;
  *   <li>Readers take the entries of the members that are in the cluster now, so the entry of a
  *       member that died without clearing it is never read; the oldest member removes such entries
  *       within {@link #RESYNC}. A member whose entry was lost writes it again within {@link #RESYNC}.</li>
+ *   <li><b>A rebuild takes the board as heard</b> ({@link #snapshot}): what the entry events and the
+ *       polls last brought, reading remotely only members not heard from yet; a change reaches the
+ *       callback after it is remembered, so the rebuild it asks for holds it. What must be fresh
+ *       reads remotely ({@link #read}: a drain's confirmations, the migration quorum, the polls).
+ *       A read never takes back what an entry event that arrived after the read began said.</li>
  *   <li><b>Lost entries are not state changes.</b> A member's entry can vanish while the member is
  *       still in the cluster: during a network partition the copies of an entry may all sit on the
  *       other side, and their owners are still listed until the failure detector drops them. A read
@@ -106,8 +114,12 @@ final class MemberBoard implements AutoCloseable {
     private String written;
     /** The UUID {@link #written} was written under (writer thread only). */
     private UUID writtenAs;
-    /** What each member other than this one said last, as last read: the answer when its entry is missing or slow. */
+    /** What each member other than this one said last, as last read or heard: the answer when its entry is missing or slow. */
     private final Map<UUID, MemberStatus> lastRead = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Counts the entry events heard; a read remembers only what no event newer than its start said. */
+    private final AtomicLong heard = new AtomicLong();
+    /** The value of {@link #heard} at each member's last entry event. */
+    private final Map<UUID, Long> heardAt = new java.util.concurrent.ConcurrentHashMap<>();
     private UUID listenerId;
     private UUID lifecycleListenerId;
     /** Serving states of the members as last polled (poller thread only). */
@@ -210,14 +222,57 @@ final class MemberBoard implements AutoCloseable {
      * Remote reads: call it off the request path.
      */
     Map<UUID, MemberStatus> read(Collection<Member> members) {
-        Map<UUID, CompletableFuture<String>> pending = new HashMap<>();
         Map<UUID, MemberStatus> out = new HashMap<>();
+        List<UUID> others = new ArrayList<>(members.size());
         for (Member m : members) {
             if (m.localMember()) {
                 out.put(m.getUuid(), mine);
             } else {
-                pending.put(m.getUuid(), map.getAsync(m.getUuid().toString()).toCompletableFuture());
+                others.add(m.getUuid());
             }
+        }
+        readRemotely(others, out);
+        lastRead.keySet().retainAll(others);
+        heardAt.keySet().retainAll(others);
+        return out;
+    }
+
+    /**
+     * The statuses of {@code members} for a rebuild: this member's own as it stands here; each other
+     * member's as this member last heard it (its entry events, and the polls, which read every entry
+     * every {@link #pollInterval}); only the members not heard from yet (a member that just joined)
+     * are read remotely, as {@link #read} does. A rebuild is asked for by the event or the poll that
+     * brought a change, after the change is remembered here, so what a rebuild takes holds every
+     * change that asked for it: at 1,000 members the step reads nothing remotely instead of 1,000
+     * entries (19 ms of Hazelcast's threads at 100 members, 103 ms at 1,000, RebuildAtScaleBench).
+     */
+    Map<UUID, MemberStatus> snapshot(Collection<Member> members) {
+        Map<UUID, MemberStatus> out = new HashMap<>();
+        List<UUID> unheard = new ArrayList<>();
+        for (Member m : members) {
+            MemberStatus s = m.localMember() ? mine : lastRead.get(m.getUuid());
+            if (s != null) {
+                out.put(m.getUuid(), s);
+            } else if (!m.localMember()) {
+                unheard.add(m.getUuid());
+            }
+        }
+        if (!unheard.isEmpty()) {
+            readRemotely(unheard, out);
+        }
+        return out;
+    }
+
+    /**
+     * Reads the entries of {@code ids} (other members), bounded by a stall as the contract says, into
+     * {@code out}: each as read, else as last said; remembers what was read unless an entry event about
+     * that member arrived after the read began (the event said something at least as new).
+     */
+    private void readRemotely(List<UUID> ids, Map<UUID, MemberStatus> out) {
+        long began = heard.get();
+        Map<UUID, CompletableFuture<String>> pending = new HashMap<>();
+        for (UUID id : ids) {
+            pending.put(id, map.getAsync(id.toString()).toCompletableFuture());
         }
         boolean stalled = false;
         int arrived = 0;
@@ -248,16 +303,23 @@ final class MemberBoard implements AutoCloseable {
             }
             MemberStatus status = text == null ? null : decode(id.toString(), text);
             if (status != null) {
-                lastRead.put(id, status);
-            } else {
-                status = lastRead.get(id);
+                rememberRead(id, status, began);
             }
+            status = lastRead.get(id);
             if (status != null) {
                 out.put(id, status);
             }
         }
-        lastRead.keySet().retainAll(pending.keySet());
-        return out;
+    }
+
+    /** The point a read begins at, for {@link #rememberRead}. */
+    long readBegins() {
+        return heard.get();
+    }
+
+    /** Remembers what a read that began at {@code began} found for {@code id}, unless an entry event about it came since. */
+    void rememberRead(UUID id, MemberStatus status, long began) {
+        lastRead.compute(id, (k, before) -> heardAt.getOrDefault(k, 0L) > began ? before : status);
     }
 
     /**
@@ -444,7 +506,10 @@ final class MemberBoard implements AutoCloseable {
             }
             MemberStatus s = decode(event.getKey(), event.getValue());
             if (s != null && !id.equals(self())) {
-                lastRead.put(id, s);
+                lastRead.compute(id, (k, before) -> {
+                    heardAt.put(k, heard.incrementAndGet());
+                    return s;
+                });
             }
         }
 

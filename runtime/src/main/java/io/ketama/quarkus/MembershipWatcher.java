@@ -72,12 +72,13 @@ final class MembershipWatcher implements AutoCloseable {
 
     /**
      * The members that belong on the rings now, in the cluster's member order (join order, the
-     * same on every member), and those the allowlist refuses. Reads the board: call it off the
-     * request path.
+     * same on every member), and those the allowlist refuses. Takes the board as heard
+     * ({@link MemberBoard#snapshot}), reading remotely only members not heard from yet: call it off
+     * the request path.
      */
     RingMembers ringMembers() {
         Set<Member> members = hazelcast.getCluster().getMembers();
-        Map<UUID, MemberStatus> statuses = board.read(members);
+        Map<UUID, MemberStatus> statuses = board.snapshot(members);
         List<Member> out = new ArrayList<>(members.size());
         List<ExcludedMember> refused = new ArrayList<>();
         for (Member m : members) {

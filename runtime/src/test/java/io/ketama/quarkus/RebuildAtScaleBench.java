@@ -44,8 +44,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * real entries of the real board map ({@value MemberBoard#MAP}), so one rebuild here is what
  * {@code ClusterRings.rebuild} runs, step by step:
  * <ol>
- *   <li>the member board snapshot: {@link MemberBoard#read} ({@code IMap.getAll} of every member's
- *       entry) and {@link MembershipWatcher#belongsOnRings} for each member;</li>
+ *   <li>the member board snapshot: {@link MemberBoard#snapshot} (the board as heard: the board's
+ *       entry events and polls keep it, and the step reads remotely only members not heard from yet,
+ *       all of them in the first round here) and {@link MembershipWatcher#belongsOnRings} for each
+ *       member;</li>
  *   <li>the rings: {@link RingBuilder#build} (parse the attributes, sort by identity, v1 with 160
  *       points per weight, v2 with 16, their balance statistics);</li>
  *   <li>the feature rings: both versions' {@link FeatureRings} with the 8 feature sets in use
@@ -146,7 +148,7 @@ class RebuildAtScaleBench {
         void run() {
             long p0 = processCpuNanos();
             long t0 = System.nanoTime();
-            Map<UUID, MemberStatus> statuses = board.read(members);
+            Map<UUID, MemberStatus> statuses = board.snapshot(members);
             List<Member> on = new ArrayList<>(members.size());
             for (Member m : members) {
                 if (MembershipWatcher.belongsOnRings(m, statuses.get(m.getUuid()))) {
@@ -169,13 +171,13 @@ class RebuildAtScaleBench {
     @Test
     void rebuildStepAt10And100And1000Members() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        REPORT.append("## The rebuild step (board read, rings, feature rings with 8 sets, swap)\n\n")
+        REPORT.append("## The rebuild step (board snapshot, rings, feature rings with 8 sets, swap)\n\n")
                 .append("CPU ms: of the thread running the step (what the step costs where wall time measures the machine's load).\n"
-                        + "Process CPU ms: of every thread of the JVM meanwhile (the board read's work on Hazelcast's threads, GC, the JIT, "
-                        + "Hazelcast's own background work), as a mean over the rounds (the OS counts it in ticks of 10 ms), during the board read "
+                        + "Process CPU ms: of every thread of the JVM meanwhile (any remote read's work on Hazelcast's threads, GC, the JIT, "
+                        + "Hazelcast's own background work), as a mean over the rounds (the OS counts it in ticks of 10 ms), during the board snapshot "
                         + "and during the rest of the step.\n\n")
                 .append("| members | v1 points | v2 points | sets materialised (v1, v2) | wall ms median | p90 | max | CPU ms median | p90 "
-                        + "| process CPU ms mean: board read | rest of the step | board read wall ms median | rings + feature rings wall ms median | target |\n")
+                        + "| process CPU ms mean: board snapshot | rest of the step | board snapshot wall ms median | rings + feature rings wall ms median | target |\n")
                 .append("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         StringBuilder alternatives = new StringBuilder();
         for (int count : new int[] {10, 100, 1000}) {
@@ -214,12 +216,13 @@ class RebuildAtScaleBench {
                     s.rings().get(RingVersion.V1).points(), s.rings().get(RingVersion.V2).points(), m1, m2, pct(wall, 50), pct(wall, 90),
                     pct(wall, 100), pct(cpu, 50), pct(cpu, 90), boardProcess, buildProcess, pct(board, 50), pct(build, 50), target));
         }
-        REPORT.append("\nThe board read against one IMap.getAll of every member's entry (the read before 935f5d2, which could return\n"
-                        + "short on a large cluster), process CPU ms, mean:\n\n| members | MemberBoard.read | IMap.getAll |\n|---:|---:|---:|\n")
+        REPORT.append("\nOff the step: a poll's read of every member's entry (MemberBoard.read, what the step did before it took the board as heard),\n"
+                        + "against one IMap.getAll of the same entries (the read before 935f5d2, which could return short on a large cluster),\n"
+                        + "process CPU ms, mean:\n\n| members | MemberBoard.read | IMap.getAll |\n|---:|---:|---:|\n")
                 .append(alternatives);
     }
 
-    /** Process CPU of the board read as the step does it, and of one {@code IMap.getAll} of the same entries. */
+    /** Process CPU of a poll's read of every entry, and of one {@code IMap.getAll} of the same entries. */
     private static String boardReadAlternatives(Step step, int rounds) {
         IMap<String, String> map = hz.getMap(MemberBoard.MAP);
         Set<String> keys = new java.util.HashSet<>();
