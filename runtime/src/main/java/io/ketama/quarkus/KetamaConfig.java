@@ -238,7 +238,8 @@ public interface KetamaConfig {
 
         /**
          * How long this member keeps serving after the others let it go, for keys they routed here
-         * just before (0 to 10m).
+         * just before, and for requests its clients sent before it stopped being ready (also when no
+         * other member routes keys, as long as it was on its own rings) (0 to 10m).
          */
         @WithDefault("1s")
         Duration quietPeriod();

@@ -69,10 +69,14 @@ final class ServingGate {
      * Takes this member off every member's rings: says it is draining, then waits until its own
      * rings and those of every other member that runs the extension no longer contain it, at most
      * {@code timeout}; then keeps serving for {@code quietPeriod}, for keys that members routed here
-     * just before they let go.
+     * just before they let go, and, when this member was on its own rings, for requests its clients
+     * sent before they saw it stop being ready (a member alone in its cluster, or cut off from the
+     * others, has no member to confirm and still has clients: stopping at once refused their
+     * requests in flight, seen in {@code ClusterControlIT} when a rolling restart left a member alone).
      */
     DrainReport drain(Duration timeout, Duration quietPeriod) throws InterruptedException {
         long start = System.nanoTime();
+        boolean servedHere = localRings.get().containsLocalMember();
         board.update(s -> s.withState(ServingState.DRAINING));
         board.flush();
         long deadline = start + timeout.toNanos();
@@ -113,14 +117,15 @@ final class ServingGate {
         }
         DrainReport report = new DrainReport(Duration.ofNanos(System.nanoTime() - start), confirmed, List.copyOf(holding));
         if (report.complete() && confirmed == 0) {
-            LOG.infof("ketama: drained in %d ms: no other member routes keys", report.took().toMillis());
+            LOG.infof("ketama: drained in %d ms: no other member routes keys%s", report.took().toMillis(),
+                    servedHere ? "; serving " + quietPeriod.toMillis() + " ms more for requests already sent here" : "");
         } else if (report.complete()) {
             LOG.infof("ketama: drained: %d other members took this member off their rings in %d ms; serving %d ms more for "
                     + "keys already routed here", confirmed, report.took().toMillis(), quietPeriod.toMillis());
         } else {
             LOG.warnf("ketama: drain timed out after %s: still on the rings of %s; stopping anyway", timeout, holding);
         }
-        if (confirmed > 0) { // a member that routed keys here may still have some on the way
+        if (confirmed > 0 || servedHere) { // members or clients that sent keys here may still have some on the way
             Thread.sleep(quietPeriod.toMillis());
         }
         return report;
