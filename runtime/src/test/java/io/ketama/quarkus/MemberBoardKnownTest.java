@@ -3,7 +3,6 @@ package io.ketama.quarkus;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapInterceptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -80,35 +79,12 @@ class MemberBoardKnownTest {
     }
 
     /** Holds every read of the board on its partition thread while {@link #HANG} is set. */
-    static final class HangingGets implements MapInterceptor {
+    static final class HangingGets extends GetInterceptor {
         @Override
-        public Object interceptGet(Object value) {
+        void onGet() {
             while (HANG.get()) {
                 sleepQuietly();
             }
-            return null;
-        }
-
-        @Override
-        public void afterGet(Object value) {
-        }
-
-        @Override
-        public Object interceptPut(Object oldValue, Object newValue) {
-            return null;
-        }
-
-        @Override
-        public void afterPut(Object value) {
-        }
-
-        @Override
-        public Object interceptRemove(Object removedValue) {
-            return null;
-        }
-
-        @Override
-        public void afterRemove(Object value) {
         }
     }
 

@@ -4,7 +4,6 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapInterceptor;
 import io.ketama.testing.LoopbackHazelcast;
 import io.ketama.testing.StartedMembers;
 import org.junit.jupiter.api.AfterEach;
@@ -62,13 +61,12 @@ class MemberBoardReadTest {
     }
 
     /** Every read of an entry takes 20 ms on its partition thread, and the first one 2.5 s. */
-    static final class SlowGets implements MapInterceptor {
+    static final class SlowGets extends GetInterceptor {
         private static final java.util.concurrent.atomic.AtomicBoolean FIRST = new java.util.concurrent.atomic.AtomicBoolean(true);
 
         @Override
-        public Object interceptGet(Object value) {
+        void onGet() {
             sleep(FIRST.getAndSet(false) ? 2_500 : 20);
-            return null;
         }
 
         private static void sleep(long millis) {
@@ -77,28 +75,6 @@ class MemberBoardReadTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-
-        @Override
-        public void afterGet(Object value) {
-        }
-
-        @Override
-        public Object interceptPut(Object oldValue, Object newValue) {
-            return null;
-        }
-
-        @Override
-        public void afterPut(Object value) {
-        }
-
-        @Override
-        public Object interceptRemove(Object removedValue) {
-            return null;
-        }
-
-        @Override
-        public void afterRemove(Object value) {
         }
     }
 

@@ -3,7 +3,6 @@ package io.ketama.quarkus;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapInterceptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -117,33 +116,10 @@ class MemberBoardSnapshotTest {
     }
 
     /** Counts the gets of the board on the entries' owners. */
-    static final class CountingGets implements MapInterceptor {
+    static final class CountingGets extends GetInterceptor {
         @Override
-        public Object interceptGet(Object value) {
+        void onGet() {
             GETS.incrementAndGet();
-            return null;
-        }
-
-        @Override
-        public void afterGet(Object value) {
-        }
-
-        @Override
-        public Object interceptPut(Object oldValue, Object newValue) {
-            return null;
-        }
-
-        @Override
-        public void afterPut(Object value) {
-        }
-
-        @Override
-        public Object interceptRemove(Object removedValue) {
-            return null;
-        }
-
-        @Override
-        public void afterRemove(Object value) {
         }
     }
 }
