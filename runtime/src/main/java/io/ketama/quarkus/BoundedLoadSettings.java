@@ -11,7 +11,7 @@ import java.util.List;
  */
 public record BoundedLoadSettings(boolean enabled, double factor) {
 
-    static final String KEY = KetamaSettings.PREFIX + "bounded-load.";
+    static final String KEY = "quarkus.ketama.bounded-load.";
 
     public BoundedLoadSettings {
         if (!BoundedLoads.isFactor(factor)) {

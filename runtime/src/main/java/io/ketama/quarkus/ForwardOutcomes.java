@@ -3,7 +3,7 @@ package io.ketama.quarkus;
 /**
  * How the application's forwards to other members fare: cumulative counts since start. An
  * application that forwards keys to their owners provides one as a CDI bean, and a migration ramp
- * ({@link RampPlan#maxForwardErrorPercent()}) brakes on its error rate. Read from any thread.
+ * ({@code maxForwardErrorPercent}) brakes on its error rate. Read from any thread.
  */
 public interface ForwardOutcomes {
 

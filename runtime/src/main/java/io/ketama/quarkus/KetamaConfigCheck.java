@@ -1,6 +1,6 @@
 package io.ketama.quarkus;
 
-import io.quarkus.runtime.configuration.ConfigurationException;
+import io.ketama.quarkus.runtime.SettingsCheck;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,24 +23,8 @@ public final class KetamaConfigCheck {
      */
     public static List<String> problems(KetamaConfig config) {
         List<String> problems = new ArrayList<>();
-        KetamaSettings.from(config, problems);
-        ClusterSettings.from(config, problems);
+        SettingsCheck.addProblems(config, problems);
         BoundedLoadSettings.from(config, problems);
         return List.copyOf(problems);
-    }
-
-    /**
-     * Stops start-up when {@code config} has any problem, reporting all of them in one failure: the
-     * settings are validated in groups ({@link KetamaSettings}, {@link ClusterSettings}) made by
-     * separate producers, and whichever ran first would otherwise stop start-up with only its own
-     * group's problems, so a user who fixed those would meet the others only at the next start.
-     *
-     * @throws ConfigurationException listing every invalid key with its value and what is allowed
-     */
-    static void requireValid(KetamaConfig config) {
-        List<String> problems = problems(config);
-        if (!problems.isEmpty()) {
-            throw new ConfigurationException("Invalid ketama configuration:\n - " + String.join("\n - ", problems));
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.ketama.quarkus;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.MemberAttributeConfig;
 import io.ketama.core.FeatureTags;
+import io.ketama.quarkus.runtime.MemberParser;
 
 import java.util.Collection;
 import java.util.Objects;
@@ -34,9 +35,9 @@ public final class MemberAttributes {
      */
     public static final String GATED = "ketama.gated";
     /**
-     * The migration the member's configuration asks for ({@link ConfiguredMigration#encode()}:
-     * {@code mode|v2SharePercent|shadow|revision}): lets the cluster tell which members a
-     * configuration rollout has not reached yet ({@link ConfigurationRollout}). Absent: unknown.
+     * The migration the member's configuration asks for ({@code mode|v2SharePercent|shadow|revision}):
+     * lets the cluster tell which members a configuration rollout has not reached yet. The extension
+     * publishes it for its embedded member ({@code ConfiguredMigration}). Absent: unknown.
      */
     public static final String CONFIGURED_MIGRATION = "ketama.migration.configured";
 
@@ -52,23 +53,6 @@ public final class MemberAttributes {
      */
     public static void gate(Config config) {
         Objects.requireNonNull(config, "config").getMemberAttributeConfig().setAttribute(GATED, "true");
-    }
-
-    /**
-     * Publishes the migration this member's configuration asks for ({@link #CONFIGURED_MIGRATION});
-     * the extension does for its embedded member.
-     *
-     * @param revision {@code quarkus.ketama.migration.revision}, or 0 when unset
-     */
-    public static void publishConfiguredMigration(Config config, MigrationSettings settings, long revision) {
-        Objects.requireNonNull(config, "config").getMemberAttributeConfig()
-                .setAttribute(CONFIGURED_MIGRATION, new ConfiguredMigration(settings, revision).encode());
-    }
-
-    /** The migration {@code member} publishes its configuration asks for, or empty text when it publishes none. */
-    static String configuredMigration(com.hazelcast.cluster.Member member) {
-        String text = member.getAttribute(CONFIGURED_MIGRATION);
-        return text == null ? "" : text;
     }
 
     /** Whether {@code member} carries the {@link #GATED} attribute. */

@@ -9,7 +9,7 @@ public final class MigrationConflictException extends RuntimeException {
     private final transient MigrationState current;
     private final long expectedGeneration;
 
-    MigrationConflictException(MigrationState current, long expectedGeneration) {
+    public MigrationConflictException(MigrationState current, long expectedGeneration) {
         super("the migration state is at generation " + current.generation() + ", not " + expectedGeneration
                 + " as the change expected; nothing was changed");
         this.current = current;
@@ -21,6 +21,7 @@ public final class MigrationConflictException extends RuntimeException {
         return current;
     }
 
+    /** The generation the refused change was based on. */
     public long expectedGeneration() {
         return expectedGeneration;
     }

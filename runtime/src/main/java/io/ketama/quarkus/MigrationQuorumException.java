@@ -5,6 +5,8 @@ package io.ketama.quarkus;
  * {@code quarkus.ketama.migration.min-members} (the cluster may be split and this the smaller
  * side), or the change was stored but fewer members than that confirmed applying it in time.
  * Either way the change is not acknowledged; repeat it when the cluster is whole.
+ *
+ * <p>The extension's runtime makes it ({@link #tooFewMembers}, {@link #unconfirmed}: public for that).
  */
 public final class MigrationQuorumException extends RuntimeException {
 
@@ -20,14 +22,14 @@ public final class MigrationQuorumException extends RuntimeException {
     }
 
     /** Refused before anything was written: this member sees {@code members} of the {@code required}. */
-    static MigrationQuorumException tooFewMembers(int members, int required) {
+    public static MigrationQuorumException tooFewMembers(int members, int required) {
         return new MigrationQuorumException("this member sees " + members + " member" + (members == 1 ? "" : "s")
                 + " of the cluster, fewer than the " + required + " a migration change needs (quarkus.ketama.migration.min-members): "
                 + "the cluster may be split and this the smaller side; nothing was changed", members, required, null);
     }
 
     /** Stored as {@code stored}, but only {@code confirmed} members said they applied it within {@code waitedMillis}. */
-    static MigrationQuorumException unconfirmed(MigrationState stored, int confirmed, int required, long waitedMillis) {
+    public static MigrationQuorumException unconfirmed(MigrationState stored, int confirmed, int required, long waitedMillis) {
         return new MigrationQuorumException("the change was stored as generation " + stored.generation() + " but only " + confirmed
                 + " member" + (confirmed == 1 ? "" : "s") + " confirmed applying it within " + waitedMillis + " ms, fewer than the "
                 + required + " a change needs (quarkus.ketama.migration.min-members): the cluster may be split. It is not "
@@ -51,7 +53,7 @@ public final class MigrationQuorumException extends RuntimeException {
     }
 
     /** The state written before the change fell short, or null when nothing was written. */
-    MigrationState storedState() {
+    public MigrationState storedState() {
         return stored;
     }
 }

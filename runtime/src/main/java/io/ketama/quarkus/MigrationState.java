@@ -29,11 +29,11 @@ public record MigrationState(MigrationSettings settings, long generation, String
     }
 
     /** {@link #changedBy()} of a state made from a member's configuration starts so. */
-    static final String BY_CONFIGURATION = "configuration of ";
+    public static final String BY_CONFIGURATION = "configuration of ";
     /** {@link #changedBy()} of a state made through the admin plane starts so. */
-    static final String BY_ADMIN = "admin ";
+    public static final String BY_ADMIN = "admin ";
     /** {@link #changedBy()} of a state made by a ramp starts so. */
-    static final String BY_RAMP = "ramp ";
+    public static final String BY_RAMP = "ramp ";
 
     /** Where a state came from, read off {@link #changedBy()}. */
     public enum Origin {
@@ -62,16 +62,6 @@ public record MigrationState(MigrationSettings settings, long generation, String
             return Origin.RAMP;
         }
         return Origin.APPLICATION;
-    }
-
-    /** The first value of a cluster: {@code settings} from the configuration of {@code member}. */
-    static MigrationState seed(MigrationSettings settings, String member, Instant now) {
-        return new MigrationState(settings, 1, BY_CONFIGURATION + member, now);
-    }
-
-    /** The value after this one when {@code who} sets {@code next}. */
-    MigrationState next(MigrationSettings next, String who, Instant now) {
-        return new MigrationState(next, generation + 1, who, now);
     }
 
     @Override

@@ -8,6 +8,12 @@ import io.ketama.core.FeatureRings;
 import io.ketama.core.Node;
 import io.ketama.core.RingPoints;
 import io.ketama.core.RingVersion;
+import io.ketama.quarkus.runtime.ClusterRings;
+import io.ketama.quarkus.runtime.MemberLifecycle;
+import io.ketama.quarkus.runtime.MigrationSplit;
+import io.ketama.quarkus.runtime.RingBuilder;
+import io.ketama.quarkus.runtime.RingMetrics;
+import io.ketama.quarkus.runtime.RingSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,7 +23,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.ToLongFunction;
-import java.util.function.UnaryOperator;
 
 /**
  * Which member of the Hazelcast cluster owns a cache key. Inject it anywhere:
@@ -35,7 +40,7 @@ import java.util.function.UnaryOperator;
  *       generation and changed by {@link #updateMigration} (or {@code PUT /q/ketama/migration}).</li>
  *   <li>The rings hold the members that are in the cluster and serving: a member joins them once
  *       its application has started, and on a graceful stop leaves them before it stops serving
- *       (see {@link MembershipWatcher}, {@link RingsLeft}).</li>
+ *       (see {@link RingsLeft}).</li>
  *   <li>Lookups never block and never see half a ring: rebuilds run on a background thread from
  *       the full member set after each membership or serving change (coalesced within
  *       {@code quarkus.ketama.rebuild.coalesce-delay}) and are swapped in as one snapshot.</li>
@@ -47,6 +52,9 @@ import java.util.function.UnaryOperator;
  */
 @ApplicationScoped
 public class RingSelector {
+
+    /** The {@code expectedGeneration} of {@link #updateMigration(MigrationSettings, long, String)} that any generation matches. */
+    public static final long ANY_GENERATION = -1;
 
     @Inject
     MemberLifecycle member;
@@ -249,12 +257,12 @@ public class RingSelector {
      *                                  changed), or too few confirmed the change in time (not acknowledged)
      */
     public MigrationState updateMigration(MigrationSettings settings) {
-        return updateMigration(settings, ClusterMigration.ANY_GENERATION, "application on " + MemberAddress.of(snapshot().localMember()));
+        return updateMigration(settings, ANY_GENERATION, "application on " + MemberAddress.of(snapshot().localMember()));
     }
 
     /**
      * {@link #updateMigration(MigrationSettings)} as a compare-and-set: only if the state is still at
-     * {@code expectedGeneration} (any generation: -1).
+     * {@code expectedGeneration} (any generation: {@link #ANY_GENERATION}).
      *
      * @param changedBy who asks, for the log and {@link MigrationState#changedBy()}
      * @throws MigrationConflictException when another change came first; nothing was changed
@@ -263,26 +271,6 @@ public class RingSelector {
     public MigrationState updateMigration(MigrationSettings settings, long expectedGeneration, String changedBy) {
         return cluster.updateMigration(Objects.requireNonNull(settings, "settings"), expectedGeneration,
                 Objects.requireNonNull(changedBy, "changedBy"));
-    }
-
-    /**
-     * {@link #updateMigration(MigrationSettings, long, String)} with the settings {@code change}
-     * makes of those current when it is applied (the admin plane's change of some fields).
-     */
-    MigrationState changeMigration(UnaryOperator<MigrationSettings> change, long expectedGeneration, String changedBy) {
-        return cluster.changeMigration(Objects.requireNonNull(change, "change"), expectedGeneration,
-                Objects.requireNonNull(changedBy, "changedBy"));
-    }
-
-    /**
-     * The configuration the cluster last adopted as its migration state, with the members a rollout
-     * has not reached yet, or null when it has none (or with {@code source=member}). A remote read,
-     * waited for at most {@code within}: its owner may be paused or cut off.
-     *
-     * @throws java.util.concurrent.TimeoutException when it was not read within {@code within}
-     */
-    AdoptedConfiguration adoptedConfiguration(java.time.Duration within) throws java.util.concurrent.TimeoutException {
-        return cluster.adoptedConfiguration(within);
     }
 
     /**

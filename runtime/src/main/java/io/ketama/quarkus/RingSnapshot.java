@@ -4,6 +4,8 @@ import com.hazelcast.cluster.Member;
 import io.ketama.core.FeatureRings;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.RingVersion;
+import io.ketama.quarkus.runtime.RingBuilder;
+import io.ketama.quarkus.runtime.RingMetrics;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -46,11 +48,15 @@ public final class RingSnapshot {
                 FeatureRings.of(v1), FeatureRings.of(v2));
     }
 
-    /** With feature rings already made (and prepared for the sets in use) by the {@link RingBuilder}. */
-    RingSnapshot(long generation, Instant builtAt, String reason, Duration buildTime, Member localMember,
-                 List<MemberInfo> members, List<ExcludedMember> excluded, Map<RingVersion, RingStats> rings,
-                 Set<String> knownFeatures, KetamaRing<Member> v1, KetamaRing<Member> v2,
-                 FeatureRings<Member> featureV1, FeatureRings<Member> featureV2) {
+    /**
+     * With feature rings already made (and prepared for the sets in use) by the {@link RingBuilder}.
+     * Public only for the extension's runtime, which builds one snapshot per rebuild; an application
+     * reads snapshots ({@link RingSelector#snapshot()}) and has no reason to make one.
+     */
+    public RingSnapshot(long generation, Instant builtAt, String reason, Duration buildTime, Member localMember,
+                        List<MemberInfo> members, List<ExcludedMember> excluded, Map<RingVersion, RingStats> rings,
+                        Set<String> knownFeatures, KetamaRing<Member> v1, KetamaRing<Member> v2,
+                        FeatureRings<Member> featureV1, FeatureRings<Member> featureV2) {
         this.generation = generation;
         this.builtAt = builtAt;
         this.reason = reason;
@@ -87,8 +93,11 @@ public final class RingSnapshot {
         this.counts = counts;
     }
 
-    /** This snapshot, counting its selections with {@code counts} (resolved for its members). */
-    RingSnapshot counted(RingMetrics.SelectionCounts counts) {
+    /**
+     * This snapshot, counting its selections with {@code counts} (resolved for its members). Public
+     * only for the extension's runtime, which resolves the counters once per rebuild.
+     */
+    public RingSnapshot counted(RingMetrics.SelectionCounts counts) {
         return new RingSnapshot(this, counts);
     }
 

@@ -1,32 +1,28 @@
 /**
- * The Quarkus extension's runtime: {@code @Inject RingSelector} answers which member owns a key.
+ * The Quarkus extension's API: {@code @Inject RingSelector} answers which member owns a key.
  *
- * <p>Public API: {@link io.ketama.quarkus.RingSelector} (selections, the current
- * {@link io.ketama.quarkus.RingSnapshot}, migration), {@link io.ketama.quarkus.Selection},
- * {@link io.ketama.quarkus.MemberAttributes} (how a member is placed),
- * {@link io.ketama.quarkus.MemberAddress} (how a member is named),
- * {@link io.ketama.quarkus.HazelcastConfigCustomizer}, the configuration mappings
- * ({@link io.ketama.quarkus.KetamaConfig}, {@link io.ketama.quarkus.KetamaBuildTimeConfig},
- * {@link io.ketama.quarkus.KetamaConfigCheck}) and the migration value types.
+ * <p>What an application uses, and nothing else: {@link io.ketama.quarkus.RingSelector} (selections,
+ * the current {@link io.ketama.quarkus.RingSnapshot}, the cluster's
+ * {@link io.ketama.quarkus.MigrationState}) and the values it answers with
+ * ({@link io.ketama.quarkus.Selection}, {@link io.ketama.quarkus.BoundedSelection},
+ * {@link io.ketama.quarkus.MemberInfo}, {@link io.ketama.quarkus.ExcludedMember},
+ * {@link io.ketama.quarkus.RingStats}, {@link io.ketama.quarkus.MemberStanding},
+ * {@link io.ketama.quarkus.ServingState}, the migration values and exceptions); the event
+ * {@link io.ketama.quarkus.RingsLeft}; what an application provides or sets
+ * ({@link io.ketama.quarkus.HazelcastConfigCustomizer}, {@link io.ketama.quarkus.ForwardOutcomes},
+ * {@link io.ketama.quarkus.HotKeySource}, {@link io.ketama.quarkus.MemberAttributes} for a member it
+ * starts itself); naming and drawing members ({@link io.ketama.quarkus.MemberAddress},
+ * {@link io.ketama.quarkus.RingPicture}); and the configuration ({@link io.ketama.quarkus.KetamaConfig},
+ * {@link io.ketama.quarkus.KetamaBuildTimeConfig}, checked ahead of time by
+ * {@link io.ketama.quarkus.KetamaConfigCheck}).
  *
- * <p>Where things live, by file name:
- * <ul>
- *   <li>membership: {@code MembershipWatcher} (membership and serving-state events),
- *       {@code MemberParser}/{@code MemberInfo}/{@code ExcludedMember} (a member's attributes),
- *       {@code MemberBoard}/{@code MemberStatus}/{@code ServingGate}/{@code ServingState} (who
- *       serves, drain), {@code DrainOnShutdown}, {@code RingsLeft};</li>
- *   <li>rings: {@code RingBuilder} (a snapshot from a member set), {@code MemberLifecycle} (this
- *       member over the application's lifetime), {@code ClusterRings} (the member's part in the
- *       cluster: rebuilds, coalesced by {@code CoalescingRebuilder}), {@code RingSnapshot} (what
- *       was built, and all one lookup reads), {@code Candidates};</li>
- *   <li>migration: {@code MigrationSplit} (which ring serves a key), {@code ClusterMigration} (the
- *       cluster-wide state), {@code MigrationRamp}/{@code RampPlan}, {@code MigrationAdminHandler}
- *       (the admin plane) and the value types {@code Migration*};</li>
- *   <li>configuration: {@code KetamaConfig} → {@code KetamaSettings}/{@code ClusterSettings}
- *       (validated), {@code HazelcastConfigs}/{@code KetamaProducers} (the embedded member);</li>
- *   <li>observability: {@code RingMetrics}/{@code MicrometerRingMetrics}, {@code KetamaReadiness},
- *       {@code KetamaLiveness}, {@code ForwardOutcomes}.</li>
- * </ul>
- * The rules about rings (feature tags, weights, address text) are core's ({@code io.ketama.core}).
+ * <p>Everything that makes these work (the member's lifetime, rebuilds, membership, migration, the
+ * admin plane, health, metrics, the embedded Hazelcast member) is in
+ * {@link io.ketama.quarkus.runtime}, package-private where it can be. The few API members that only
+ * the runtime calls (the {@code RingSnapshot} constructor, the exceptions' factories) say so.
+ * {@code Candidates}, the lazy failover list behind {@link io.ketama.quarkus.Selection#candidates()},
+ * is package-private here because only {@code RingSelector} makes it.
+ *
+ * <p>The rules about rings (feature tags, weights, address text) are core's ({@code io.ketama.core}).
  */
 package io.ketama.quarkus;

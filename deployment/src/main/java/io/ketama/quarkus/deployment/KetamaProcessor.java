@@ -1,14 +1,11 @@
 package io.ketama.quarkus.deployment;
 
 import io.ketama.quarkus.KetamaBuildTimeConfig;
-import io.ketama.quarkus.KetamaClusterRecorder;
-import io.ketama.quarkus.KetamaLiveness;
-import io.ketama.quarkus.KetamaProducers;
-import io.ketama.quarkus.KetamaReadiness;
-import io.ketama.quarkus.MemberLifecycle;
-import io.ketama.quarkus.MicrometerRingMetrics;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.devui.KetamaJsonRpcService;
+import io.ketama.quarkus.runtime.KetamaClusterRecorder;
+import io.ketama.quarkus.runtime.MemberLifecycle;
+import io.ketama.quarkus.runtime.RegisteredClasses;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.IsLocalDevelopment;
@@ -59,7 +56,7 @@ class KetamaProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(MemberLifecycle.class, RingSelector.class)
-                .addBeanClasses(KetamaProducers.class)
+                .addBeanClasses(RegisteredClasses.producers())
                 .setUnremovable()
                 .build();
     }
@@ -122,8 +119,8 @@ class KetamaProcessor {
      */
     @BuildStep
     void health(KetamaBuildTimeConfig config, BuildProducer<HealthBuildItem> checks) {
-        checks.produce(new HealthBuildItem(KetamaReadiness.class.getName(), config.health().enabled()));
-        checks.produce(new HealthBuildItem(KetamaLiveness.class.getName(), config.health().enabled()));
+        checks.produce(new HealthBuildItem(RegisteredClasses.readiness(), config.health().enabled()));
+        checks.produce(new HealthBuildItem(RegisteredClasses.liveness(), config.health().enabled()));
     }
 
     /** Meters only with Micrometer; otherwise the runtime's no-op default stands and no Micrometer class is loaded. */
@@ -132,7 +129,7 @@ class KetamaProcessor {
                  BuildProducer<AdditionalBeanBuildItem> beans) {
         boolean micrometer = capability.map(c -> c.metricsSupported(MetricsFactory.MICROMETER)).orElse(false);
         if (micrometer && config.metrics().enabled()) {
-            beans.produce(AdditionalBeanBuildItem.unremovableOf(MicrometerRingMetrics.class)); // loaded only with Micrometer present
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(RegisteredClasses.micrometerMetrics())); // loaded only with Micrometer present
         }
     }
 

@@ -1,6 +1,6 @@
 package io.ketama.quarkus.deployment;
 
-import io.ketama.quarkus.ClusterRings;
+import io.ketama.quarkus.runtime.ClusterRings;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSettings.Mode;
 import io.ketama.quarkus.MigrationState;

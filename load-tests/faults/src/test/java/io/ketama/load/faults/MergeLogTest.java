@@ -17,7 +17,7 @@ class MergeLogTest {
             + "(hz.hungry_ramanujan.cached.thread-2) [10.77.0.11]:5701 [ketama-faults-kf26028] [5.7.0] [10.77.0.11]:5701 is merging [tcp/ip] to [10.77.0.12]:5701";
     private static final String OP = "2026-12-02 00:20:51,934 WARNING [com.hazelcast.internal.cluster.impl.operations.MergeClustersOp] "
             + "(hz.hungry_ramanujan.cached.thread-2) [10.77.0.11]:5701 [ketama-faults-kf26028] [5.7.0] [10.77.0.11]:5701 is merging to [10.77.0.12]:5701, because: instructed by master";
-    private static final String OTHER = "2026-12-02 00:20:52,722 WARN  [io.ketama.quarkus.ClusterMigration] (ketama-migration) ketama: the cluster's migration state went from generation 2 back to 2";
+    private static final String OTHER = "2026-12-02 00:20:52,722 WARN  [io.ketama.quarkus.runtime.ClusterMigration] (ketama-migration) ketama: the cluster's migration state went from generation 2 back to 2";
 
     @Test
     void mergeLinesGiveTheirTimes() {

@@ -1,0 +1,373 @@
+package io.ketama.quarkus.runtime;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import io.ketama.core.RingVersion;
+import io.ketama.quarkus.ExcludedMember;
+import io.ketama.quarkus.MemberAddress;
+import io.ketama.quarkus.MemberAttributes;
+import io.ketama.quarkus.MemberInfo;
+import io.ketama.quarkus.MemberStanding;
+import io.ketama.quarkus.MigrationQuorumException;
+import io.ketama.quarkus.MigrationSettings;
+import io.ketama.quarkus.MigrationSource;
+import io.ketama.quarkus.MigrationState;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.RingSnapshot;
+import io.ketama.quarkus.ServingState;
+import io.ketama.quarkus.RingsLeft;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * A member's part in the cluster, without CDI: it keeps the rings current (rebuilt from the
+ * members that are in the cluster and serving, see {@link MembershipWatcher}), follows the
+ * cluster's {@link MigrationState} ({@link ClusterMigration}), says where this member stands
+ * ({@link MemberBoard}, {@link ServingGate}) and drives migration ramps ({@link MigrationRamp}).
+ * {@link RingSelector} answers selections from what this keeps. {@link #startOn} runs the same on a
+ * Hazelcast member of a process without Quarkus (a tool, a test's extra members).
+ *
+ * <p>Start-up order: this member says it is starting, adopts the cluster's migration state, starts
+ * watching, and builds its first rings before {@link #start} returns; it joins the others' rings
+ * only at {@link #open}.
+ *
+ * <p>Public because {@link RingSelector} (the API) reads its state on every selection, and because
+ * the deployment module's {@code QuarkusUnitTest}s run it on plain members beside the application
+ * ({@link #startOn}, {@link #open}, {@link #drain}); not an API.
+ */
+public final class ClusterRings implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(ClusterRings.class);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
+    /** How long a member waits to offer its configuration again when the cluster could not adopt it. */
+    static final Duration OFFER_RETRY = Duration.ofSeconds(5);
+
+    /**
+     * What the rings are built and routed with.
+     *
+     * @param allowlist  the addresses allowed on the rings, or null for every member
+     * @param minMembers how many members a migration change needs ({@link MigrationQuorum})
+     * @param offered    the configuration this member offers the cluster once it is ready
+     *                   ({@link ClusterMigration#offerConfiguration}); null: none (a tool's member only seeds)
+     */
+    record Settings(RingSettings ring, Duration coalesceDelay, MigrationSettings migration, MigrationSource source,
+                    boolean splitAllowedHere, MemberAllowlist allowlist, int minMembers, ConfiguredMigration offered) {
+        Settings {
+            Objects.requireNonNull(ring, "ring");
+            Objects.requireNonNull(coalesceDelay, "coalesceDelay");
+            Objects.requireNonNull(migration, "migration");
+            Objects.requireNonNull(source, "source");
+            if (minMembers < 1) {
+                throw new IllegalArgumentException("minMembers must be >= 1, was " + minMembers);
+            }
+        }
+    }
+
+    private final HazelcastInstance hazelcast;
+    private final Settings settings;
+    private final RingMetrics metrics;
+    private final RingBuilder builder;
+    private final Set<UUID> warned = new HashSet<>();
+    private volatile RingSnapshot snapshot;
+    private volatile MigrationSplit split;
+    private CoalescingRebuilder rebuilder;
+    private MemberBoard board;
+    private MembershipWatcher watcher;
+    private ClusterMigration migration;
+    private ServingGate gate;
+    private MigrationRamp ramp;
+    private ScheduledExecutorService offers;
+    /** What became of this member's configuration when it offered it; null until it has. */
+    private volatile ConfigurationRollout.Decision offered;
+    private long generation;
+    /** What the rings in use were built from (rebuild thread only); null before the first rebuild. */
+    private BuiltFrom builtFrom;
+
+    /**
+     * The inputs of a rebuild. Two events often report one change (a board entry's listener and the
+     * board's next poll, a membership event and the serving state it brings): a rebuild from the same
+     * inputs would make the same rings, so it is skipped, and a quiet cluster's ring generation stays
+     * still (a generation that keeps moving is what a rebuild loop looks like from outside).
+     */
+    private record BuiltFrom(List<Member> members, List<ExcludedMember> refused, UUID local) {
+    }
+
+    ClusterRings(HazelcastInstance hazelcast, Settings settings, RingMetrics metrics) {
+        this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        Member localMember;
+        try {
+            localMember = hazelcast.getCluster().getLocalMember();
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException("quarkus-ketama needs a Hazelcast member; the HazelcastInstance bean is a client", e);
+        }
+        this.builder = new RingBuilder(settings.ring());
+        RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
+        this.snapshot = empty.counted(metrics.counts(empty));
+        this.split = new MigrationSplit(settings.migration(), settings.splitAllowedHere());
+    }
+
+    /**
+     * Runs a member's part in the cluster on {@code hazelcast}, whose configuration should carry the
+     * {@link MemberAttributes} and, to be placed only once it serves, {@link MemberAttributes#gate};
+     * returns once the cluster's migration state is adopted and the first rings are built. Call
+     * {@link #open()} when the member is ready to serve, {@link #drain} before it stops, and
+     * {@link #close()} at the end.
+     *
+     * @param configured the migration settings a new cluster starts with (with {@code source=cluster})
+     */
+    public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
+                                       MigrationSource source, Duration coalesceDelay) {
+        return startOn(hazelcast, ring, configured, source, coalesceDelay, 1);
+    }
+
+    /**
+     * {@link #startOn(HazelcastInstance, RingSettings, MigrationSettings, MigrationSource, Duration)} where a
+     * migration change needs {@code minMembers} members ({@code quarkus.ketama.migration.min-members}).
+     */
+    public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
+                                       MigrationSource source, Duration coalesceDelay, int minMembers) {
+        ClusterRings rings = new ClusterRings(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, minMembers, null),
+                RingMetrics.NONE);
+        rings.start(() -> new MigrationRamp.Signals(0, 0, 0, 0));
+        return rings;
+    }
+
+    /**
+     * Joins the cluster's bookkeeping and builds the first rings (without this member: it is not
+     * serving yet).
+     *
+     * @param rampSignals what a migration ramp's brake reads
+     */
+    void start(Supplier<MigrationRamp.Signals> rampSignals) {
+        rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
+        board = new MemberBoard(hazelcast, rebuilder::request);
+        board.start(new MemberStatus(ServingState.STARTING, 0, Set.of()));
+        MigrationQuorum quorum = new MigrationQuorum(settings.minMembers(), () -> hazelcast.getCluster().getMembers(),
+                this::appliedGenerations);
+        migration = new ClusterMigration(hazelcast, settings.source(), quorum, this::migrationApplied, Clock.systemUTC());
+        migration.onChange(s -> metrics.migrationChanged(s.origin()));
+        migration.start(settings.migration());
+        watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
+        watcher.start();
+        gate = new ServingGate(board, () -> hazelcast.getCluster().getMembers(), () -> snapshot);
+        ramp = new MigrationRamp(migration, rampSignals, Clock.systemUTC());
+        rebuilder.runAndWait("start-up", START_TIMEOUT);
+    }
+
+    /** Called by {@link ClusterMigration} under its lock, in order: swap the split, report the generation. */
+    private void migrationApplied(MigrationState s) {
+        split = new MigrationSplit(s.settings(), settings.splitAllowedHere());
+        if (board != null) {
+            board.update(status -> status.withGeneration(s.generation()));
+        }
+    }
+
+    /** The migration generation each of {@code members} says it applies (a bounded read of the board). */
+    private Map<UUID, Long> appliedGenerations(java.util.Collection<Member> members) {
+        Map<UUID, Long> out = new java.util.HashMap<>();
+        board.read(members).forEach((id, status) -> out.put(id, status.migrationGeneration()));
+        return out;
+    }
+
+    /** Runs on the rebuild thread only. */
+    private void rebuild(String reason) {
+        MembershipWatcher.RingMembers candidates = watcher == null
+                ? new MembershipWatcher.RingMembers(List.of(), List.of()) : watcher.ringMembers();
+        // this member as it is now: a split-brain merge gives it a new UUID
+        Member localMember = hazelcast.getCluster().getLocalMember();
+        BuiltFrom inputs = new BuiltFrom(List.copyOf(candidates.members()), List.copyOf(candidates.refused()), localMember.getUuid());
+        if (inputs.equals(builtFrom)) {
+            LOG.debugf("ketama: rings not rebuilt: the members and their states are those of generation %d (%s)", generation, reason);
+            return;
+        }
+        RingSnapshot built = builder.build(candidates.members(), candidates.refused(), localMember, ++generation, reason);
+        List<Member> members = new ArrayList<>(candidates.members());
+        candidates.refused().forEach(e -> members.add(e.member()));
+        reportExcluded(built, members);
+        RingSnapshot snapshot = built.counted(metrics.counts(built));
+        this.snapshot = snapshot;
+        builtFrom = inputs;
+        metrics.rebuilt(snapshot.buildTime());
+        Set<UUID> onRings = new HashSet<>();
+        for (MemberInfo m : snapshot.members()) {
+            onRings.add(m.member().getUuid());
+        }
+        board.update(s -> s.withRingMembers(onRings));
+        LOG.infof("ketama: rings rebuilt (generation %d, %d members, %d excluded, v1 %d points, v2 %d points, %.1f ms): %s",
+                snapshot.generation(), snapshot.members().size(), snapshot.excluded().size(),
+                snapshot.rings().get(RingVersion.V1).points(), snapshot.rings().get(RingVersion.V2).points(),
+                snapshot.buildTime().toNanos() / 1e6, reason);
+    }
+
+    /** One warning and one count per excluded member, not per rebuild. */
+    private void reportExcluded(RingSnapshot snapshot, List<Member> members) {
+        Set<UUID> present = new HashSet<>();
+        for (Member m : members) {
+            present.add(m.getUuid());
+        }
+        warned.retainAll(present);
+        for (ExcludedMember e : snapshot.excluded()) {
+            if (warned.add(e.member().getUuid())) {
+                metrics.memberExcluded();
+                LOG.warnf("ketama: member %s (%s) is left out of the rings: %s", MemberAddress.of(e.member()),
+                        e.member().getUuid(), e.reason());
+            }
+        }
+    }
+
+    /** Which ring serves which key, in force now. */
+    public MigrationSplit split() {
+        return split;
+    }
+
+    /** The migration state this member applies. */
+    public MigrationState migration() {
+        return migration.current();
+    }
+
+    /** The rings in use now. */
+    public RingSnapshot snapshot() {
+        return snapshot;
+    }
+
+    public MigrationSource migrationSource() {
+        return migration.source();
+    }
+
+    /** See {@link RingSelector#updateMigration(MigrationSettings, long, String)}. */
+    public MigrationState updateMigration(MigrationSettings next, long expectedGeneration, String who) {
+        return migration.update(next, expectedGeneration, who);
+    }
+
+    /** See {@link ClusterMigration#update(UnaryOperator, long, String)}. */
+    MigrationState changeMigration(UnaryOperator<MigrationSettings> change, long expectedGeneration, String who) {
+        return migration.update(change, expectedGeneration, who);
+    }
+
+    MigrationRamp ramp() {
+        return ramp;
+    }
+
+    /**
+     * Where each member of the cluster says it stands, in the cluster's member order, as the board
+     * last heard it ({@link MemberBoard#known}): no remote read, so the admin plane answers while the
+     * owner of some entry is paused or cut off (a remote read stalled a second on each such owner).
+     */
+    public List<MemberStanding> standings() {
+        Set<Member> members = hazelcast.getCluster().getMembers();
+        Map<UUID, MemberStatus> statuses = board.known(members);
+        List<MemberStanding> out = new ArrayList<>(members.size());
+        for (Member m : members) {
+            MemberStatus s = statuses.get(m.getUuid());
+            out.add(new MemberStanding(m, MemberAddress.of(m), s == null ? null : s.state(), s == null ? 0 : s.migrationGeneration()));
+        }
+        return out;
+    }
+
+
+    /** This member's serving state. */
+    public ServingState servingState() {
+        return board.mine().state();
+    }
+
+    /**
+     * Says this member is ready to serve: the others place it on their rings. Then, off this thread,
+     * offers this member's configuration to the cluster ({@link Settings#offered()}).
+     */
+    public void open() {
+        gate.open();
+        if (settings.offered() != null && settings.source() == MigrationSource.CLUSTER) {
+            offers = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "ketama-configuration");
+                t.setDaemon(true);
+                return t;
+            });
+            offers.execute(this::offerConfiguration);
+        }
+    }
+
+    /** Offers this member's configuration; tried again while the cluster has too few members to adopt it. */
+    private void offerConfiguration() {
+        try {
+            offered = migration.offerConfiguration(settings.offered(),
+                    ConfigurationRollout.identity(hazelcast.getCluster().getLocalMember()), this::publishedConfigurations);
+        } catch (HazelcastInstanceNotActiveException e) {
+            LOG.debug("ketama: configuration not offered: Hazelcast is stopping");
+        } catch (RuntimeException e) { // MigrationQuorumException included
+            LOG.warnf("ketama: this member's configured migration %s was not offered to the cluster: %s; offering it again in %s",
+                    settings.offered(), e.getMessage(), OFFER_RETRY);
+            try {
+                offers.schedule(this::offerConfiguration, OFFER_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closing) {
+                LOG.debug("ketama: configuration not offered again: closing");
+            }
+        }
+    }
+
+    /** What each member in the cluster publishes its configuration asks for, by ring identity (empty: unknown). */
+    private Map<String, String> publishedConfigurations() {
+        Map<String, String> out = new java.util.HashMap<>();
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            out.put(ConfigurationRollout.identity(m), ConfiguredMigration.publishedBy(m));
+        }
+        return out;
+    }
+
+    /** What became of this member's configuration when it offered it once ready, or null until it has (or with none to offer). */
+    ConfigurationRollout.Decision offerDecision() {
+        return offered;
+    }
+
+    /** The configuration the cluster last adopted, or null. A remote read, waited for at most {@code within}. */
+    AdoptedConfiguration adoptedConfiguration(Duration within) throws java.util.concurrent.TimeoutException {
+        return migration.adoptedConfiguration(within);
+    }
+
+    /**
+     * Takes this member off every member's rings: says it is draining, waits (at most
+     * {@code timeout}) until its own rings and those of every other member running this code no
+     * longer hold it, then keeps serving for {@code quietPeriod} (when anyone had to let go).
+     */
+    public RingsLeft drain(Duration timeout, Duration quietPeriod) throws InterruptedException {
+        if (ramp != null && ramp.status() != null && ramp.status().phase().live()) {
+            ramp.cancel("this member's drain");
+        }
+        ServingGate.DrainReport report = gate.drain(timeout, quietPeriod);
+        return new RingsLeft(report.took(), report.confirmed(), report.unconfirmed());
+    }
+
+    /** Stops following the cluster (the Hazelcast member stays up). */
+    @Override
+    public void close() {
+        if (offers != null) {
+            offers.shutdownNow();
+        }
+        for (AutoCloseable part : new AutoCloseable[] {ramp, watcher, migration, rebuilder, board}) {
+            if (part != null) {
+                try {
+                    part.close();
+                } catch (Exception e) {
+                    LOG.debugf("ketama: closing %s: %s", part.getClass().getSimpleName(), e);
+                }
+            }
+        }
+    }
+}

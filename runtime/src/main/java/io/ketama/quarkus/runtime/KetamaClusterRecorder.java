@@ -1,0 +1,35 @@
+package io.ketama.quarkus.runtime;
+
+import io.quarkus.arc.Arc;
+import io.quarkus.runtime.annotations.Recorder;
+import io.quarkus.runtime.shutdown.ShutdownListener;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Makes, at run time, the admin plane's handler (the build step mounts it on the management
+ * interface) and the listener that drains this member on a graceful stop.
+ *
+ * <p>Public, with public methods, as every Quarkus recorder: the code the build records calls it
+ * from another package; not an API.
+ */
+@Recorder
+public class KetamaClusterRecorder {
+
+    /** The handler of {@code /q/ketama/migration}; it finds the beans when the first request comes. */
+    public Handler<RoutingContext> migrationHandler() {
+        return new MigrationAdminHandler(() -> Arc.container().instance(MemberLifecycle.class).get().rings(),
+                () -> Arc.container().instance(ClusterSettings.class).get().adminToken());
+    }
+
+    /** The handler of {@code /q/ketama/ramp}. */
+    public Handler<RoutingContext> rampHandler() {
+        return new RampAdminHandler(() -> Arc.container().instance(MemberLifecycle.class).get().rings().ramp(),
+                () -> Arc.container().instance(ClusterSettings.class).get().adminToken());
+    }
+
+    /** Drains this member at the start of a graceful stop. */
+    public ShutdownListener drainListener() {
+        return new DrainOnShutdown();
+    }
+}
