@@ -86,12 +86,18 @@ public final class ClusterRings implements AutoCloseable {
     private final Set<UUID> warned = new HashSet<>();
     private volatile RingSnapshot snapshot;
     private volatile MigrationSplit split;
-    private CoalescingRebuilder rebuilder;
-    private MemberBoard board;
-    private MembershipWatcher watcher;
-    private ClusterMigration migration;
-    private ServingGate gate;
-    private MigrationRamp ramp;
+    private final CoalescingRebuilder rebuilder;
+    private final MemberBoard board;
+    private final ClusterMigration migration;
+    private final MembershipWatcher watcher;
+    private final ServingGate gate;
+    private final MigrationRamp ramp;
+    /**
+     * Whether {@link #start} has started the watcher. A rebuild the board's first events ask for
+     * before then builds rings of no members (it does not read members the watcher would not yet
+     * report changes of); the start-up rebuild that follows reads them all.
+     */
+    private volatile boolean watching;
     private ScheduledExecutorService offers;
     /** What became of this member's configuration when it offered it; null until it has. */
     private volatile ConfigurationRollout.Decision offered;
@@ -108,7 +114,13 @@ public final class ClusterRings implements AutoCloseable {
     private record BuiltFrom(List<Member> members, List<ExcludedMember> refused, UUID local) {
     }
 
-    ClusterRings(HazelcastInstance hazelcast, Settings settings, RingMetrics metrics) {
+    /**
+     * Makes the parts, in the order each needs the one before; nothing joins the cluster's
+     * bookkeeping or runs until {@link #start}.
+     *
+     * @param rampSignals what a migration ramp's brake reads
+     */
+    ClusterRings(HazelcastInstance hazelcast, Settings settings, RingMetrics metrics, Supplier<MigrationRamp.Signals> rampSignals) {
         this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -122,6 +134,16 @@ public final class ClusterRings implements AutoCloseable {
         RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
         this.snapshot = empty.counted(metrics.counts(empty));
         this.split = new MigrationSplit(settings.migration(), settings.splitAllowedHere());
+        // the callbacks below run only once start() has started the part that calls them
+        this.rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
+        this.board = new MemberBoard(hazelcast, rebuilder::request);
+        MigrationQuorum quorum = new MigrationQuorum(settings.minMembers(), () -> hazelcast.getCluster().getMembers(),
+                this::appliedGenerations);
+        this.migration = new ClusterMigration(hazelcast, settings.source(), quorum, this::migrationApplied, Clock.systemUTC());
+        migration.onChange(s -> metrics.migrationChanged(s.origin()));
+        this.watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
+        this.gate = new ServingGate(board, () -> hazelcast.getCluster().getMembers(), () -> snapshot);
+        this.ramp = new MigrationRamp(migration, Objects.requireNonNull(rampSignals, "rampSignals"), Clock.systemUTC());
     }
 
     /**
@@ -145,39 +167,27 @@ public final class ClusterRings implements AutoCloseable {
     public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
                                        MigrationSource source, Duration coalesceDelay, int minMembers) {
         ClusterRings rings = new ClusterRings(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, minMembers, null),
-                RingMetrics.NONE);
-        rings.start(() -> new MigrationRamp.Signals(0, 0, 0, 0));
+                RingMetrics.NONE, () -> new MigrationRamp.Signals(0, 0, 0, 0));
+        rings.start();
         return rings;
     }
 
     /**
      * Joins the cluster's bookkeeping and builds the first rings (without this member: it is not
      * serving yet).
-     *
-     * @param rampSignals what a migration ramp's brake reads
      */
-    void start(Supplier<MigrationRamp.Signals> rampSignals) {
-        rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
-        board = new MemberBoard(hazelcast, rebuilder::request);
+    void start() {
         board.start(new MemberStatus(ServingState.STARTING, 0, Set.of()));
-        MigrationQuorum quorum = new MigrationQuorum(settings.minMembers(), () -> hazelcast.getCluster().getMembers(),
-                this::appliedGenerations);
-        migration = new ClusterMigration(hazelcast, settings.source(), quorum, this::migrationApplied, Clock.systemUTC());
-        migration.onChange(s -> metrics.migrationChanged(s.origin()));
         migration.start(settings.migration());
-        watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
+        watching = true;
         watcher.start();
-        gate = new ServingGate(board, () -> hazelcast.getCluster().getMembers(), () -> snapshot);
-        ramp = new MigrationRamp(migration, rampSignals, Clock.systemUTC());
         rebuilder.runAndWait("start-up", START_TIMEOUT);
     }
 
     /** Called by {@link ClusterMigration} under its lock, in order: swap the split, report the generation. */
     private void migrationApplied(MigrationState s) {
         split = new MigrationSplit(s.settings(), settings.splitAllowedHere());
-        if (board != null) {
-            board.update(status -> status.withGeneration(s.generation()));
-        }
+        board.update(status -> status.withGeneration(s.generation()));
     }
 
     /** The migration generation each of {@code members} says it applies (a bounded read of the board). */
@@ -189,8 +199,8 @@ public final class ClusterRings implements AutoCloseable {
 
     /** Runs on the rebuild thread only. */
     private void rebuild(String reason) {
-        MembershipWatcher.RingMembers candidates = watcher == null
-                ? new MembershipWatcher.RingMembers(List.of(), List.of()) : watcher.ringMembers();
+        MembershipWatcher.RingMembers candidates = watching
+                ? watcher.ringMembers() : new MembershipWatcher.RingMembers(List.of(), List.of());
         // this member as it is now: a split-brain merge gives it a new UUID
         Member localMember = hazelcast.getCluster().getLocalMember();
         BuiltFrom inputs = new BuiltFrom(List.copyOf(candidates.members()), List.copyOf(candidates.refused()), localMember.getUuid());
@@ -347,7 +357,7 @@ public final class ClusterRings implements AutoCloseable {
      * longer hold it, then keeps serving for {@code quietPeriod} (when anyone had to let go).
      */
     public RingsLeft drain(Duration timeout, Duration quietPeriod) throws InterruptedException {
-        if (ramp != null && ramp.status() != null && ramp.status().phase().live()) {
+        if (ramp.status() != null && ramp.status().phase().live()) {
             ramp.cancel("this member's drain");
         }
         ServingGate.DrainReport report = gate.drain(timeout, quietPeriod);
@@ -361,12 +371,10 @@ public final class ClusterRings implements AutoCloseable {
             offers.shutdownNow();
         }
         for (AutoCloseable part : new AutoCloseable[] {ramp, watcher, migration, rebuilder, board}) {
-            if (part != null) {
-                try {
-                    part.close();
-                } catch (Exception e) {
-                    LOG.debugf("ketama: closing %s: %s", part.getClass().getSimpleName(), e);
-                }
+            try {
+                part.close();
+            } catch (Exception e) {
+                LOG.debugf("ketama: closing %s: %s", part.getClass().getSimpleName(), e);
             }
         }
     }

@@ -59,9 +59,9 @@ public class MemberLifecycle {
         rings = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
                 settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere(),
                 clusterSettings.memberAllowlist(), clusterSettings.minMembers(),
-                new ConfiguredMigration(settings.migration(), clusterSettings.migrationRevision())), metrics);
+                new ConfiguredMigration(settings.migration(), clusterSettings.migrationRevision())), metrics, this::rampSignals);
         metrics.bind(rings::snapshot);
-        rings.start(this::rampSignals);
+        rings.start();
         MigrationRamp ramp = rings.ramp();
         metrics.bindMigration(MemberAddress.of(hazelcast.getCluster().getLocalMember()), rings::migration, rings::split,
                 ramp::steps, ramp::holds, ramp::rollbacks);

@@ -80,9 +80,9 @@ class MemberAllowlistTest {
             HazelcastInstance b = members.start(2, c -> Hazelcast.newHazelcastInstance(withAttributes(c)));
             ClusterRings rings = new ClusterRings(a, new ClusterRings.Settings(new RingSettings(HashStyle.PINGORA, 16),
                     Duration.ofMillis(50), MigrationSettings.DEFAULT, MigrationSource.CLUSTER, true,
-                    MemberAllowlist.of(List.of("127.0.0.1")), 1, null), RingMetrics.NONE);
+                    MemberAllowlist.of(List.of("127.0.0.1")), 1, null), RingMetrics.NONE, () -> new MigrationRamp.Signals(0, 0, 0, 0));
             try {
-                rings.start(() -> new MigrationRamp.Signals(0, 0, 0, 0));
+                rings.start();
                 rings.open();
                 await(() -> a.getCluster().getMembers().size() == 3, "three members in the cluster");
                 await(() -> rings.snapshot().members().size() == 2 && rings.snapshot().excluded().size() == 1,
