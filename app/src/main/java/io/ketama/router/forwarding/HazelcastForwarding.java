@@ -25,18 +25,27 @@ public final class HazelcastForwarding {
     }
 
     /**
-     * Registers the payload factory and sizes the forward executor.
+     * The ranges of {@link #configure}'s settings ({@code ketama.router.forward.hazelcast.*}).
      *
-     * @param threads       threads serving forwarded keys (a miss holds one until the origin answers)
-     * @param queueCapacity forwards that may wait for one of them; past it, Hazelcast refuses the forward
+     * @throws IllegalArgumentException naming the setting below {@code ketama.router.forward}, the value and the range
      */
-    public static void configure(Config config, int threads, int queueCapacity) {
+    public static void check(int threads, int queueCapacity) {
         if (threads < 1 || threads > 1024) {
             throw new IllegalArgumentException(".hazelcast.threads: must be in 1..1024, was " + threads);
         }
         if (queueCapacity < 1) {
             throw new IllegalArgumentException(".hazelcast.queue-capacity: must be >= 1, was " + queueCapacity);
         }
+    }
+
+    /**
+     * Registers the payload factory and sizes the forward executor.
+     *
+     * @param threads       threads serving forwarded keys (a miss holds one until the origin answers)
+     * @param queueCapacity forwards that may wait for one of them; past it, Hazelcast refuses the forward
+     */
+    public static void configure(Config config, int threads, int queueCapacity) {
+        check(threads, queueCapacity);
         config.getSerializationConfig().addDataSerializableFactory(FACTORY_ID, factory());
         completeWithoutNewThreads();
         config.addExecutorConfig(new ExecutorConfig(EXECUTOR).setPoolSize(threads).setQueueCapacity(queueCapacity)

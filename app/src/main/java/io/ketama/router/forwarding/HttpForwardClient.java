@@ -54,6 +54,13 @@ public final class HttpForwardClient implements ForwardTransport {
     /** Where answers' bodies are held: {@code ketama.router.admission.max-buffered-bytes}. */
     private final BodyBudget budget;
 
+    /** @throws IllegalArgumentException when {@code maxConnectionsPerPeer} is outside 1..10,000 ({@code ketama.router.forward.http.max-connections}) */
+    public static void checkMaxConnections(int maxConnectionsPerPeer) {
+        if (maxConnectionsPerPeer < 1 || maxConnectionsPerPeer > 10_000) {
+            throw new IllegalArgumentException(".http.max-connections: must be in 1..10000, was " + maxConnectionsPerPeer);
+        }
+    }
+
     /**
      * @param maxConnectionsPerPeer keep-alive connections kept to each member at most
      * @param expiry                how long a forward may stay unanswered before this client gives up
@@ -91,9 +98,7 @@ public final class HttpForwardClient implements ForwardTransport {
         this.maxBodyBytes = maxBodyBytes;
         this.budget = Objects.requireNonNull(budget, "budget");
         this.secret = secret.required() ? secret.text() : null;
-        if (maxConnectionsPerPeer < 1 || maxConnectionsPerPeer > 10_000) {
-            throw new IllegalArgumentException(".http.max-connections: must be in 1..10000, was " + maxConnectionsPerPeer);
-        }
+        checkMaxConnections(maxConnectionsPerPeer);
         this.client = vertx.createHttpClient(new HttpClientOptions()
                         .setKeepAlive(true)
                         .setTcpNoDelay(true)

@@ -41,6 +41,36 @@ public final class HttpOrigin implements Origin {
     private final RequestOptions template;
 
     /**
+     * The configured values this origin is made from, checked: the rule start-up applies
+     * ({@code ketama.router.origin.*}) and the constructor's.
+     *
+     * @return {@code baseUrl} as a URI
+     * @throws IllegalArgumentException when {@code baseUrl} is not an absolute http(s) URL with a host
+     *                                  and without query or fragment, or a number is out of range
+     */
+    public static URI check(String baseUrl, Duration timeout, int maxConnections) {
+        URI uri;
+        try {
+            uri = URI.create(baseUrl.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("origin base URL '" + baseUrl + "' is not a URL: " + e.getMessage(), e);
+        }
+        boolean https = "https".equalsIgnoreCase(uri.getScheme());
+        if (!(https || "http".equalsIgnoreCase(uri.getScheme()))
+                || uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("origin base URL '" + baseUrl
+                    + "' must be an absolute http:// or https:// URL with a host and no query or fragment");
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("origin timeout must be > 0, was " + timeout);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("origin max connections must be >= 1, was " + maxConnections);
+        }
+        return uri;
+    }
+
+    /**
      * @param baseUrl        an absolute http or https URL; a trailing slash is ignored
      * @param timeout        how long to wait for the whole answer
      * @param maxConnections the most connections kept open to the origin, at least 1
@@ -72,24 +102,8 @@ public final class HttpOrigin implements Origin {
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(budget, "budget");
-        URI uri;
-        try {
-            uri = URI.create(baseUrl.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("origin base URL '" + baseUrl + "' is not a URL: " + e.getMessage(), e);
-        }
+        URI uri = check(baseUrl, timeout, maxConnections);
         boolean https = "https".equalsIgnoreCase(uri.getScheme());
-        if (!(https || "http".equalsIgnoreCase(uri.getScheme()))
-                || uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw new IllegalArgumentException("origin base URL '" + baseUrl
-                    + "' must be an absolute http:// or https:// URL with a host and no query or fragment");
-        }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("origin timeout must be > 0, was " + timeout);
-        }
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("origin max connections must be >= 1, was " + maxConnections);
-        }
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("origin max body bytes must be >= 1, was " + maxBodyBytes);
         }
