@@ -1,8 +1,6 @@
 package io.ketama.router.forwarding;
 
-import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import io.ketama.router.serving.Failures;
-import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Context;
@@ -12,7 +10,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 
 /**
@@ -22,7 +19,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
  * a failure is retried on the same member, after {@code retryDelay}, up to {@code maxRetries}
  * times, each retry through the breaker and bulkhead again.
  *
- * <p>A failure that retrying cannot mend is not retried: the breaker is open, the member is busy
+ * <p>What a failure means here is its {@link FailureKind}. A failure that retrying cannot mend is not retried: the breaker is open, the member is busy
  * or has left or serves no keys or publishes no usable port for the transport, the two members
  * do not understand each other on the channel ({@link ForwardRefusedException}), the member spilled
  * the key past its bound ({@link SpilledException}: it answered, and the key goes on), this member's
@@ -90,8 +87,9 @@ final class MemberGuard implements GuardCounts {
                     return;
                 }
                 Throwable cause = Failures.cause(failure);
-                breaker.record(ticket, !saysNothingOfTheMember(cause));
-                if (retriesLeft > 0 && !retryingCannotMend(cause)) {
+                FailureKind kind = FailureKind.of(cause);
+                breaker.record(ticket, !kind.saysNothingOfTheMember());
+                if (retriesLeft > 0 && !kind.retryingCannotMend()) {
                     retriesLeft--;
                     retries.increment();
                     later(this::attempt);
@@ -102,7 +100,7 @@ final class MemberGuard implements GuardCounts {
         }
 
         void end(Throwable cause) {
-            (cause instanceof SpilledException ? spilled : failed).increment();
+            (FailureKind.of(cause).spills() ? spilled : failed).increment();
             answer.completeExceptionally(cause);
         }
     }
@@ -121,18 +119,6 @@ final class MemberGuard implements GuardCounts {
             // common pool has one thread (any 2-CPU machine)
             CompletableFuture.delayedExecutor(retryDelayMillis, TimeUnit.MILLISECONDS, Runnable::run).execute(retry);
         }
-    }
-
-    static boolean saysNothingOfTheMember(Throwable cause) {
-        return cause instanceof BulkheadException || cause instanceof OverloadedException
-                || cause instanceof OriginUnavailableException || cause instanceof NoUsableEndpointException
-                || cause instanceof ForwardRefusedException || cause instanceof SpilledException;
-    }
-
-    static boolean retryingCannotMend(Throwable cause) {
-        return saysNothingOfTheMember(cause) || cause instanceof CircuitBreakerOpenException
-                || cause instanceof MemberGoneException || cause instanceof NotServingException
-                || cause instanceof HazelcastInstanceNotActiveException;
     }
 
     @Override

@@ -65,25 +65,9 @@ enum RemoteFailure {
         return FAILED;
     }
 
-    /** The kind of {@code failure} raised while serving a forwarded key. */
+    /** The code {@code failure}, raised while serving a forwarded key, travels back as ({@link FailureKind#travelsAs}). */
     static RemoteFailure of(Throwable failure) {
-        Throwable cause = Failures.cause(failure);
-        if (cause instanceof OriginAnswerTooLargeException) {
-            return ORIGIN_ANSWER_TOO_LARGE;
-        }
-        if (cause instanceof OriginUnavailableException) {
-            return ORIGIN_UNAVAILABLE;
-        }
-        if (cause instanceof OverloadedException) {
-            return OVERLOADED;
-        }
-        if (cause instanceof NotServingException) {
-            return NOT_SERVING;
-        }
-        if (cause instanceof SpilledException) {
-            return SPILLED;
-        }
-        return FAILED;
+        return FailureKind.of(failure).travelsAs();
     }
 
     /** The message sent back for {@code failure}. */

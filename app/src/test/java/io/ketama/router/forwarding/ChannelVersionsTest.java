@@ -179,8 +179,8 @@ class ChannelVersionsTest {
                 assertThatThrownBy(() -> client.forward(ownerMember, "a").toCompletableFuture().get(10, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class).cause().isInstanceOf(ForwardRefusedException.class)
                         .hasMessageContaining("kind 9");
-                assertThat(MemberGuard.retryingCannotMend(new ForwardRefusedException("x"))).isTrue();
-                assertThat(MemberGuard.saysNothingOfTheMember(new ForwardRefusedException("x"))).isTrue();
+                assertThat(FailureKind.of(new ForwardRefusedException("x")).retryingCannotMend()).isTrue();
+                assertThat(FailureKind.of(new ForwardRefusedException("x")).saysNothingOfTheMember()).isTrue();
                 Served next = client.forward(ownerMember, "b").toCompletableFuture().get(10, TimeUnit.SECONDS);
                 assertThat(next.answer().body()).as("the next forward on the same connection").containsExactly(42);
                 assertThat(client.connections()).isEqualTo(1);

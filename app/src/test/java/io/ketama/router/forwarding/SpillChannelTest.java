@@ -60,8 +60,8 @@ class SpillChannelTest {
     @Test
     void aSpillIsNeitherRetriedNorAFailureOfTheMember() {
         SpilledException spilled = new SpilledException("past its bound");
-        assertThat(MemberGuard.saysNothingOfTheMember(spilled)).isTrue();
-        assertThat(MemberGuard.retryingCannotMend(spilled)).isTrue();
+        assertThat(FailureKind.of(spilled).saysNothingOfTheMember()).isTrue();
+        assertThat(FailureKind.of(spilled).retryingCannotMend()).isTrue();
         assertThat(RemoteFailure.of(spilled)).isEqualTo(RemoteFailure.SPILLED);
         assertThat(ChannelVersion.code(RemoteFailure.SPILLED, 2)).as("to a version-2 member (never sent: it never asks)")
                 .isEqualTo(RemoteFailure.FAILED.code());
