@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.ketama.router.forwarding.BinaryForwardClient;
+import io.ketama.router.forwarding.binary.BinaryForwardClient;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
 import io.quarkus.test.junit.QuarkusTest;

@@ -14,8 +14,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
  * that acts on a failure asks its kind instead of testing exception classes itself: the member's
  * guard (is it retried, does it count against the member's breaker), the failover chain (does the
  * key go on, spilled or failed over, or does the request end; was the candidate busy), the receiving
- * side (which {@link RemoteFailure} code it travels back as), and the answer to the client (which
- * problem it is). A new exception gets its answers here, once.
+ * side (which {@link io.ketama.router.forwarding.channel.RemoteFailure} code it travels back as),
+ * and the answer to the client (which problem it is). A new exception gets its answers here, once.
  *
  * <p>{@link #of} reads the most specific class first: {@link OriginAnswerTooLargeException} is an
  * {@link OriginUnavailableException}, {@link NoRoomForReplyException} an {@link OverloadedException},
@@ -25,37 +25,37 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
 public enum FailureKind {
 
     /** The member was past its bound and served nothing ({@link SpilledException}): an answer, not a failure. */
-    SPILLED(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.SPILLS, RemoteFailure.SPILLED),
+    SPILLED(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.SPILLS),
     /** The origin's answer was larger than a member takes: asking it through another member gets the same. */
-    ORIGIN_ANSWER_TOO_LARGE(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN, RemoteFailure.ORIGIN_ANSWER_TOO_LARGE),
+    ORIGIN_ANSWER_TOO_LARGE(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN),
     /** The origin gave no answer ({@link OriginUnavailableException}): it is shared, another member would ask it again. */
-    ORIGIN_UNAVAILABLE(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN, RemoteFailure.ORIGIN_UNAVAILABLE),
+    ORIGIN_UNAVAILABLE(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN),
     /**
      * This member had no room for a member's reply ({@link NoRoomForReplyException}): the next
      * candidate's reply would need the same room here. Busy as every overload, but it ends the chain first.
      */
-    NO_ROOM_FOR_REPLY(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN | Trait.BUSY, RemoteFailure.OVERLOADED),
+    NO_ROOM_FOR_REPLY(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN | Trait.BUSY),
     /** A member had no room for more work ({@link OverloadedException}): the next candidate may have some. */
-    OVERLOADED(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.BUSY, RemoteFailure.OVERLOADED),
+    OVERLOADED(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.BUSY),
     /** The forwards to the member under way and waiting were at their limit ({@link BulkheadException}). */
-    BULKHEAD_FULL(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.BUSY, RemoteFailure.FAILED),
+    BULKHEAD_FULL(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.BUSY),
     /** The member publishes no usable port for the transport ({@link NoUsableEndpointException}). */
-    NO_USABLE_ENDPOINT(Trait.SAYS_NOTHING_OF_THE_MEMBER, RemoteFailure.FAILED),
+    NO_USABLE_ENDPOINT(Trait.SAYS_NOTHING_OF_THE_MEMBER),
     /** The two members did not understand each other on the channel ({@link ForwardRefusedException}). */
-    REFUSED(Trait.SAYS_NOTHING_OF_THE_MEMBER, RemoteFailure.FAILED),
+    REFUSED(Trait.SAYS_NOTHING_OF_THE_MEMBER),
     /** The member's breaker is open ({@link CircuitBreakerOpenException}): asking again now is refused again. */
-    BREAKER_OPEN(Trait.RETRYING_CANNOT_MEND, RemoteFailure.FAILED),
+    BREAKER_OPEN(Trait.RETRYING_CANNOT_MEND),
     /** The member has left the cluster ({@link MemberGoneException}). */
-    MEMBER_GONE(Trait.RETRYING_CANNOT_MEND, RemoteFailure.FAILED),
+    MEMBER_GONE(Trait.RETRYING_CANNOT_MEND),
     /** The member serves no keys now: starting, stopping ({@link NotServingException}). */
-    NOT_SERVING(Trait.RETRYING_CANNOT_MEND, RemoteFailure.NOT_SERVING),
+    NOT_SERVING(Trait.RETRYING_CANNOT_MEND),
     /** This member's Hazelcast is stopping ({@link HazelcastInstanceNotActiveException}): no retry gets through it. */
-    HAZELCAST_STOPPING(Trait.RETRYING_CANNOT_MEND, RemoteFailure.FAILED),
+    HAZELCAST_STOPPING(Trait.RETRYING_CANNOT_MEND),
     /**
      * Anything else: a timeout, a closed connection, a {@link ForwardFailedException}, a bug. The
      * member failed: it counts against its breaker and is retried on it, then the next candidate serves.
      */
-    FAILED(0, RemoteFailure.FAILED);
+    FAILED(0);
 
     /** The answers a kind gives, as bits: the enum's table reads as one line per kind. */
     private static final class Trait {
@@ -67,12 +67,10 @@ public enum FailureKind {
     }
 
     private final int traits;
-    private final RemoteFailure travelsAs;
 
-    FailureKind(int traits, RemoteFailure travelsAs) {
+    FailureKind(int traits) {
         // what says nothing of the member is never retried on it either: asking it again gets the same
         this.traits = (traits & Trait.SAYS_NOTHING_OF_THE_MEMBER) != 0 ? traits | Trait.RETRYING_CANNOT_MEND : traits;
-        this.travelsAs = travelsAs;
     }
 
     /** The kind of {@code failure}, after the wrappers stage composition adds ({@link Failures#cause}); never null. */
@@ -153,11 +151,6 @@ public enum FailureKind {
      */
     public boolean busy() {
         return has(Trait.BUSY);
-    }
-
-    /** The code this failure travels back as when a member serving another's forward meets it. */
-    RemoteFailure travelsAs() {
-        return travelsAs;
     }
 
     private boolean has(int trait) {

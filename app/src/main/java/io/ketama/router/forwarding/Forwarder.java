@@ -1,10 +1,11 @@
 package io.ketama.router.forwarding;
 
-import io.ketama.router.tracing.TraceContext;
 import com.hazelcast.cluster.Member;
+import io.ketama.router.forwarding.guard.MemberGuard;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
+import io.ketama.router.tracing.TraceContext;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;

@@ -3,6 +3,7 @@ package io.ketama.router.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
@@ -69,7 +70,6 @@ class FailureKindTest {
             assertThat(kind.spills()).as("goes on spilled: " + what).isEqualTo(oldChainSpills(cause));
             assertThat(kind.endsTheChain()).as("ends the chain: " + what).isEqualTo(oldChainEnds(cause));
             assertThat(kind.busy()).as("busy: " + what).isEqualTo(oldChainBusy(cause));
-            assertThat(kind.travelsAs()).as("travels as: " + what).isEqualTo(oldRemoteFailure(cause));
             assertThat(RemoteFailure.of(failure)).as("RemoteFailure.of: " + what).isEqualTo(oldRemoteFailure(cause));
         }
     }

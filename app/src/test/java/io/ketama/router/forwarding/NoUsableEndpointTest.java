@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.forwarding.binary.BinaryForwardClient;
+import io.ketama.router.forwarding.binary.BinaryForwardServer;
+import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.forwarding.guard.MemberGuard;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.KeyServer;
