@@ -10,7 +10,6 @@ import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.serving.BodyBudget;
-import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.Served;
@@ -97,30 +96,13 @@ public final class BinaryForwardClient implements ForwardTransport {
     private volatile boolean closed;
 
     /**
-     * @param expiry how long a forward may stay unanswered before this client gives up on it
-     *               (set it past the forward timeout of the guard)
-     */
-    public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry) {
-        this(vertx, connectTimeout, expiry, ForwardSecret.NONE);
-    }
-
-    /** {@link #BinaryForwardClient(Vertx, Duration, Duration)} opening every connection with {@code secret} where one is set. */
-    public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret) {
-        this(vertx, connectTimeout, expiry, secret, HttpOrigin.DEFAULT_MAX_BODY_BYTES);
-    }
-
-    /**
-     * {@link #BinaryForwardClient(Vertx, Duration, Duration, ForwardSecret)} taking replies whose
-     * body is at most {@code maxBodyBytes} (at least 1), held in a budget of their own of the default
-     * size ({@link BodyBudget#defaultBytes}).
-     */
-    public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret, int maxBodyBytes) {
-        this(vertx, connectTimeout, expiry, secret, maxBodyBytes, new BodyBudget(BodyBudget.defaultBytes(maxBodyBytes)));
-    }
-
-    /**
-     * {@link #BinaryForwardClient(Vertx, Duration, Duration, ForwardSecret, int)} holding replies'
-     * bodies in {@code budget}, which the member's other bodies share.
+     * @param connectTimeout how long connecting to a peer may take
+     * @param expiry         how long a forward may stay unanswered before this client gives up on it
+     *                       (set it past the forward timeout of the guard)
+     * @param secret         what every connection opens with where one is set ({@link ForwardSecret#NONE}: nothing)
+     * @param maxBodyBytes   the largest body of a reply taken (at least 1): this member's
+     *                       {@code ketama.router.origin.max-body-bytes}
+     * @param budget         where replies' bodies are held, shared with the member's other bodies
      */
     public BinaryForwardClient(Vertx vertx, Duration connectTimeout, Duration expiry, ForwardSecret secret, int maxBodyBytes,
                                BodyBudget budget) {

@@ -11,8 +11,10 @@ import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.forwarding.channel.RefusalLog;
 import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
@@ -83,7 +85,8 @@ class BinaryChannelGarbageTest {
         owner = ownerHz.getCluster().getLocalMember();
         receiver.attach(new KeyServer(new LocalCache(8 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 256),
                 Members.address(owner)));
-        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(10));
+        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
     }
 
     @AfterAll

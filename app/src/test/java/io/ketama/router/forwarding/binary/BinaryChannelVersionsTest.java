@@ -7,7 +7,10 @@ import com.hazelcast.cluster.Member;
 import io.ketama.router.forwarding.FailureKind;
 import io.ketama.router.forwarding.ForwardRefusedException;
 import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
 import java.io.DataInputStream;
@@ -84,7 +87,8 @@ class BinaryChannelVersionsTest {
             Member ownerMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(owner.server.getLocalPort())))
                     .getCluster().getLocalMember();
             peers.awaitMembers(2, Duration.ofSeconds(30));
-            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10));
+            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                    new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
             try {
                 assertThatThrownBy(() -> client.forward(ownerMember, "a").toCompletableFuture().get(10, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class).cause().isInstanceOf(ForwardRefusedException.class)
@@ -110,7 +114,8 @@ class BinaryChannelVersionsTest {
             Member ownerMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(owner.server.getLocalPort()),
                     PeerEndpoints.CHANNEL_VERSION, "2")).getCluster().getLocalMember();
             peers.awaitMembers(2, Duration.ofSeconds(30));
-            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10));
+            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                    new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
             try {
                 assertThat(client.forward(ownerMember, "a").toCompletableFuture().get(10, TimeUnit.SECONDS).answer().body())
                         .containsExactly(42);

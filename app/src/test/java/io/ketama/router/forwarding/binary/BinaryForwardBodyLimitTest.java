@@ -8,6 +8,7 @@ import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.KeyServer;
@@ -77,7 +78,8 @@ class BinaryForwardBodyLimitTest {
         receiver.attach(new KeyServer(new LocalCache(16 << 20), new BoundedOrigin(key -> (key.startsWith("hold-")
                 ? holdRelease : CompletableFuture.completedFuture(null)).thenApply(v -> new OriginAnswer(200,
                 "application/octet-stream", new byte[key.startsWith("large-") ? LARGE : LIMIT])), 64), Members.address(owner)));
-        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(120), ForwardSecret.NONE, LIMIT);
+        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(120), ForwardSecret.NONE, LIMIT,
+                new BodyBudget(BodyBudget.defaultBytes(LIMIT)));
     }
 
     /**

@@ -8,10 +8,13 @@ import io.ketama.router.forwarding.ForwardFailedException;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
 import io.ketama.router.forwarding.NotServingException;
+import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
@@ -84,7 +87,8 @@ class BinaryForwardClientTest {
             return demo.fetch(key);
         }, 64), Members.address(owner.getCluster().getLocalMember()));
         ownerReceiver.attach(ownerKeys);
-        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30));
+        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
     }
 
     /** The attribute of a member whose binary channel listens on {@code port}. */

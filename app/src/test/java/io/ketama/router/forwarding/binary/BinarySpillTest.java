@@ -6,11 +6,14 @@ import com.hazelcast.cluster.Member;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
 import io.ketama.router.forwarding.SpilledException;
+import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.load.FixedLoads;
 import io.ketama.router.load.OwnerLoad;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Served;
@@ -61,7 +64,8 @@ class BinarySpillTest {
             Member v2 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
                     PeerEndpoints.CHANNEL_VERSION, "2")).getCluster().getLocalMember();
             peers.awaitMembers(3, Duration.ofSeconds(30));
-            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10));
+            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                    new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
             try {
                 assertThat(cause(client.forward(v3, "k", true))).as("spillable, to a member that says 3")
                         .isInstanceOf(SpilledException.class);

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.cluster.Member;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.load.FixedLoads;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.tracing.RouteSpan;
@@ -102,7 +105,8 @@ class BinaryTraceTest {
             Member v3 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
                     PeerEndpoints.CHANNEL_VERSION, "3")).getCluster().getLocalMember();
             peers.awaitMembers(3, Duration.ofSeconds(30));
-            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10));
+            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                    new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
             try {
                 assertThat(client.forward(v4, "a", false, TRACE).toCompletableFuture().get(10, TimeUnit.SECONDS).answer().status())
                         .isEqualTo(200);

@@ -13,8 +13,10 @@ import io.ketama.router.forwarding.binary.BinaryForwardServer;
 import io.ketama.router.forwarding.http.HttpForwardClient;
 import io.ketama.router.forwarding.http.HttpForwardHandler;
 import io.ketama.router.forwarding.http.HttpForwarding;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
@@ -91,7 +93,8 @@ class ForwardSecretChannelsTest {
     }
 
     private ForwardTransport binaryClient(ForwardSecret secret) {
-        ForwardTransport client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), secret);
+        ForwardTransport client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), secret, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
         clients.add(client);
         return client;
     }
