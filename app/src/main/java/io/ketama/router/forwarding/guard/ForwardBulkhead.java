@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
@@ -39,7 +38,7 @@ final class ForwardBulkhead {
     }
 
     /** Runs {@code attempt} now, once a slot frees, or not at all (failed with {@link BulkheadException}). */
-    CompletionStage<Served> run(Supplier<CompletionStage<Served>> attempt) {
+    CompletionStage<Served> run(Attempt attempt) {
         Waiting waiting = null;
         synchronized (this) {
             if (inFlight < maxInFlight) {
@@ -91,9 +90,9 @@ final class ForwardBulkhead {
         }
     }
 
-    private static CompletableFuture<Served> start(Supplier<CompletionStage<Served>> attempt) {
+    private static CompletableFuture<Served> start(Attempt attempt) {
         try {
-            return attempt.get().toCompletableFuture();
+            return attempt.start().toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -123,8 +122,8 @@ final class ForwardBulkhead {
     }
 
     /** An attempt waiting for a slot, and the stage its caller holds. */
-    private record Waiting(Supplier<CompletionStage<Served>> attempt, CompletableFuture<Served> answer) {
-        Waiting(Supplier<CompletionStage<Served>> attempt) {
+    private record Waiting(Attempt attempt, CompletableFuture<Served> answer) {
+        Waiting(Attempt attempt) {
             this(attempt, new CompletableFuture<>());
         }
     }

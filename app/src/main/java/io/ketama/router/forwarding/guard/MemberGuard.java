@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 
 /**
@@ -60,7 +59,7 @@ public final class MemberGuard implements GuardCounts {
     }
 
     /** The answer of {@code attempt}, made once and retried as above, or the failure of its last try. */
-    public CompletionStage<Served> call(Supplier<CompletionStage<Served>> attempt) {
+    public CompletionStage<Served> call(Attempt attempt) {
         Call call = new Call(attempt);
         call.attempt();
         return call.answer;
@@ -68,11 +67,11 @@ public final class MemberGuard implements GuardCounts {
 
     /** One forward and its retries. */
     private final class Call {
-        final Supplier<CompletionStage<Served>> attempt;
+        final Attempt attempt;
         final CompletableFuture<Served> answer = new CompletableFuture<>();
         int retriesLeft = maxRetries;
 
-        Call(Supplier<CompletionStage<Served>> attempt) {
+        Call(Attempt attempt) {
             this.attempt = attempt;
         }
 
