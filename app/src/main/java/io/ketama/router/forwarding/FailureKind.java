@@ -14,8 +14,11 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
  * that acts on a failure asks its kind instead of testing exception classes itself: the member's
  * guard (is it retried, does it count against the member's breaker), the failover chain (does the
  * key go on, spilled or failed over, or does the request end; was the candidate busy), the receiving
- * side (which {@link io.ketama.router.forwarding.channel.RemoteFailure} code it travels back as),
- * and the answer to the client (which problem it is). A new exception gets its answers here, once.
+ * side (which {@link io.ketama.router.forwarding.channel.RemoteFailure} code it travels back as).
+ * The answer to the client can ask it too (which problem a failed chain is: {@link #ORIGIN_ANSWER_TOO_LARGE},
+ * {@link #ORIGIN_UNAVAILABLE}, {@link #OVERLOADED} and {@link #NO_ROOM_FOR_REPLY}; anything else is
+ * unexpected there); {@code CacheResource.problem} still tests the classes itself. A new exception
+ * gets its answers here, once.
  *
  * <p>{@link #of} reads the most specific class first: {@link OriginAnswerTooLargeException} is an
  * {@link OriginUnavailableException}, {@link NoRoomForReplyException} an {@link OverloadedException},
