@@ -4,11 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ketama.core.RingVersion;
 import io.ketama.quarkus.Selection;
+import io.ketama.router.forwarding.FailureKind;
 import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.Failures;
 import io.ketama.router.serving.OriginAnswer;
-import io.ketama.router.serving.OriginAnswerTooLargeException;
-import io.ketama.router.serving.OriginUnavailableException;
-import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.MultiMap;
@@ -176,21 +175,20 @@ class CacheAnswers {
      * failure is unexpected (a defect: answered as an internal error).
      */
     static ProblemException problemOf(Throwable failure) {
-        if (failure instanceof ProblemException problem) {
+        Throwable cause = Failures.cause(failure);
+        if (cause instanceof ProblemException problem) {
             return problem;
         }
-        if (failure instanceof OriginAnswerTooLargeException) {
-            return new ProblemException(ProblemType.ORIGIN_ANSWER_TOO_LARGE, "the origin's answer is larger than this "
-                    + "service takes (" + RouterSettings.MAX_BODY_BYTES + "), so it was not served or cached: "
-                    + failure.getMessage());
-        }
-        if (failure instanceof OriginUnavailableException) {
-            return new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, failure.getMessage());
-        }
-        if (failure instanceof OverloadedException) {
-            return new ProblemException(ProblemType.OVERLOADED, failure.getMessage() + "; retry shortly", Map.of(), 1);
-        }
-        return null;
+        return switch (FailureKind.of(cause)) {
+            case ORIGIN_ANSWER_TOO_LARGE -> new ProblemException(ProblemType.ORIGIN_ANSWER_TOO_LARGE, "the origin's answer "
+                    + "is larger than this service takes (" + RouterSettings.MAX_BODY_BYTES + "), so it was not served or "
+                    + "cached: " + cause.getMessage());
+            case ORIGIN_UNAVAILABLE -> new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, cause.getMessage());
+            case OVERLOADED, NO_ROOM_FOR_REPLY ->
+                    new ProblemException(ProblemType.OVERLOADED, cause.getMessage() + "; retry shortly", Map.of(), 1);
+            // what ends a chain is one of the above; anything else reaching the client is a defect
+            default -> null;
+        };
     }
 
     /** A problem written the same way every time, its document made once (admission's refusal). */

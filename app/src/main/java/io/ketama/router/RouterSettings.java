@@ -1,10 +1,10 @@
 package io.ketama.router;
 
-import io.ketama.router.forwarding.BinaryForwardServer;
-import io.ketama.router.forwarding.ForwardSecret;
+import io.ketama.router.forwarding.binary.BinaryForwardServer;
+import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.ForwardSettings;
-import io.ketama.router.forwarding.HazelcastForwarding;
-import io.ketama.router.forwarding.HttpForwardClient;
+import io.ketama.router.forwarding.hazelcast.HazelcastForwarding;
+import io.ketama.router.forwarding.http.HttpForwardClient;
 import io.ketama.router.forwarding.TransportKind;
 import io.ketama.router.hot.HotKeys;
 import io.ketama.router.hot.NearCache;
@@ -49,7 +49,7 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
 
     static final String PREFIX = "ketama.router.";
     static final String CACHE_MAX_BYTES = PREFIX + "cache.max-bytes";
-    static final String MAX_BODY_BYTES = PREFIX + "origin.max-body-bytes";
+    static final String MAX_BODY_BYTES = HttpOrigin.MAX_BODY_BYTES_KEY;
     static final String MAX_IN_FLIGHT = PREFIX + "admission.max-in-flight";
     static final String ORIGIN = PREFIX + "origin";
     static final String FORWARD = PREFIX + "forward";

@@ -3,7 +3,7 @@ package io.ketama.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ketama.router.forwarding.BinaryForwardServer;
+import io.ketama.router.forwarding.binary.BinaryForwardServer;
 import io.ketama.router.serving.HttpOrigin;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.runtime.configuration.MemorySizeConverter;

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.ketama.router.forwarding.BinaryForwardClient;
+import io.ketama.router.forwarding.binary.BinaryForwardClient;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
 import io.quarkus.test.junit.QuarkusTest;
@@ -90,7 +93,8 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
         gone.stopServing();
         clients = Executors.newFixedThreadPool(16);
         forwarderLoops = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-        forwarder = new BinaryForwardClient(forwarderLoops, Duration.ofSeconds(10), Duration.ofSeconds(60));
+        forwarder = new BinaryForwardClient(forwarderLoops, Duration.ofSeconds(10), Duration.ofSeconds(60), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
     }
 
     @AfterEach

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 
-import io.ketama.router.forwarding.ForwardSecret;
-import io.ketama.router.forwarding.HttpForwarding;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.http.HttpForwarding;
 import io.ketama.router.serving.DemoOrigin;
 import java.time.Duration;
 import java.util.HashMap;

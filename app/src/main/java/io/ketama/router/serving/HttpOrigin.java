@@ -28,7 +28,13 @@ import java.util.concurrent.TimeoutException;
  */
 public final class HttpOrigin implements Origin {
 
-    /** The largest body taken where none is given: {@code ketama.router.origin.max-body-bytes}'s default, 16 MiB. */
+    /**
+     * The key that bounds every body a member takes, from the origin or from another member: named
+     * once here, for the settings and for every refusal that tells an operator which key to raise.
+     */
+    public static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
+
+    /** The largest body taken where none is given: {@value #MAX_BODY_BYTES_KEY}'s default, 16 MiB. */
     public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
     private final Vertx vertx;
