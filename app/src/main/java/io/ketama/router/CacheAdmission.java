@@ -1,8 +1,5 @@
 package io.ketama.router;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.event.Observes;
@@ -31,29 +28,19 @@ class CacheAdmission {
     private final int maxInFlight;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder refused = new LongAdder();
-    private final Buffer refusal;
-    /** Its length, given outright: Vert.x sets none on the answer to a {@code HEAD}. */
-    private final String refusalLength;
+    private final CacheAnswers answers;
+    /** The refusal, its document made once. */
+    private final CacheAnswers.Prepared refusal;
 
-    CacheAdmission(RouterConfig config, ObjectMapper json) {
-        this.maxInFlight = ServingParts.configured("ketama.router.admission.max-in-flight", () -> {
-            int max = config.admission().maxInFlight();
-            if (max < 1 || max > 1_000_000) {
-                throw new IllegalArgumentException("must be in 1..1000000, was " + max);
-            }
-            return max;
-        });
-        try {
-            this.refusal = Buffer.buffer(json.writeValueAsBytes(new Problem(ProblemType.OVERLOADED,
-                    "this member has " + maxInFlight + " requests under way, its limit; retry shortly", null, Map.of())));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the overload problem document cannot be written", e);
-        }
-        this.refusalLength = Integer.toString(refusal.length());
+    CacheAdmission(RouterSettings settings, CacheAnswers answers) {
+        this.maxInFlight = settings.maxInFlight();
+        this.answers = answers;
+        this.refusal = answers.prepare(new ProblemException(ProblemType.OVERLOADED,
+                "this member has " + maxInFlight + " requests under way, its limit; retry shortly", Map.of(), 1));
     }
 
     void register(@Observes Router router) {
-        router.route(CacheResource.PREFIX + "*").order(ORDER).handler(this::admit);
+        router.route(CacheRoute.PREFIX + "*").order(ORDER).handler(this::admit);
     }
 
     private void admit(RoutingContext ctx) {
@@ -61,11 +48,7 @@ class CacheAdmission {
             inFlight.decrementAndGet();
             refused.increment();
             HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
-            ctx.response().setStatusCode(ProblemType.OVERLOADED.status())
-                    .putHeader("Content-Type", Problem.MEDIA_TYPE)
-                    .putHeader("Retry-After", "1")
-                    .putHeader("Content-Length", refusalLength)
-                    .end(refusal);
+            answers.write(ctx, refusal);
             return;
         }
         ctx.addEndHandler(done -> inFlight.decrementAndGet());

@@ -21,8 +21,8 @@ class CountedHotKeys implements HotKeySource {
 
     private final HotKeys hot;
 
-    CountedHotKeys(ServingParts parts) {
-        this.hot = parts.hotKeys();
+    CountedHotKeys(HotKeys hot) {
+        this.hot = hot;
     }
 
     @Override

@@ -2,21 +2,18 @@ package io.ketama.router;
 
 import com.hazelcast.config.Config;
 import io.ketama.quarkus.HazelcastConfigCustomizer;
-import io.ketama.router.forwarding.BinaryForwardServer;
+import io.ketama.router.forwarding.binary.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
-import io.ketama.router.forwarding.ForwardSecret;
-import io.ketama.router.forwarding.HazelcastForwarding;
-import io.ketama.router.forwarding.HttpForwardHandler;
-import io.ketama.router.forwarding.HttpForwarding;
-import io.ketama.router.forwarding.PeerEndpoints;
-import io.ketama.router.forwarding.TransportKind;
-import io.quarkus.runtime.LaunchMode;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.hazelcast.HazelcastForwarding;
+import io.ketama.router.forwarding.http.HttpForwardHandler;
+import io.ketama.router.forwarding.http.HttpForwarding;
+import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 /**
@@ -33,47 +30,29 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
     /** Before Quarkus REST's own route. */
     private static final int ORDER = -1_000;
 
-    private final RouterConfig config;
+    private final RouterSettings.ForwardEndpointSettings settings;
     private final ForwardReceiver receiver = new ForwardReceiver();
     private final BinaryForwardServer binary;
-    /** What other members must show before this one serves their forwards. */
-    private final ForwardSecret secret;
     /** The HTTP port as configured; 0 when Quarkus picks one at start, too late to publish. */
     private final int httpPort;
 
-    ForwardEndpoints(RouterConfig config, Vertx vertx) {
-        this.config = config;
-        this.httpPort = ConfigProvider.getConfig().getOptionalValue(
-                LaunchMode.current() == LaunchMode.TEST ? "quarkus.http.test-port" : "quarkus.http.port", Integer.class)
-                .orElse(LaunchMode.current() == LaunchMode.TEST ? 8081 : 8080);
-        if (config.forward().transport() == TransportKind.HTTP && httpPort == 0) {
-            throw new IllegalArgumentException("invalid configuration ketama.router.forward.transport: http forwards to "
-                    + "each member's own HTTP port, which the others learn when it joins: give quarkus.http.port a fixed value, "
-                    + "not 0 (or use the binary transport)");
+    ForwardEndpoints(RouterSettings settings, Vertx vertx) {
+        this.settings = settings.forward();
+        this.httpPort = RouterSettingsProducer.httpPort();
+        try {
+            this.binary = BinaryForwardServer.start(vertx, this.settings.binaryHost(), this.settings.binaryPort(), receiver,
+                    this.settings.secret());
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException("invalid configuration ketama.router.forward.binary.host / .port: " + e.getMessage(), e);
         }
-        this.secret = ServingParts.configured("ketama.router.forward.secret", () -> ForwardSecret.of(config.forward().secret()));
-        RouterConfig.Forward.Binary b = config.forward().binary();
-        this.binary = ServingParts.configured("ketama.router.forward.binary", () -> {
-            if (b.port() < 0 || b.port() > 65_535) {
-                throw new IllegalArgumentException(".port: must be in 0..65535 (0: any free port), was " + b.port());
-            }
-            try {
-                return BinaryForwardServer.start(vertx, b.host(), b.port(), receiver, secret);
-            } catch (IllegalStateException e) {
-                throw new IllegalArgumentException(".host / .port: " + e.getMessage(), e);
-            }
-        });
-        LOG.infof("ketama-router takes forwards on its binary channel at %s:%d, %s", b.host(), binary.port(),
-                secret.required() ? "from members that show the forward secret" : "from anyone (no ketama.router.forward.secret)");
+        LOG.infof("ketama-router takes forwards on its binary channel at %s:%d, %s", this.settings.binaryHost(), binary.port(),
+                this.settings.secret().required() ? "from members that show the forward secret"
+                        : "from anyone (no ketama.router.forward.secret)");
     }
 
     @Override
     public void customize(Config hazelcast) {
-        RouterConfig.Forward.Hazelcast h = config.forward().hazelcast();
-        ServingParts.configured("ketama.router.forward", () -> {
-            HazelcastForwarding.configure(hazelcast, h.threads(), h.queueCapacity());
-            return null;
-        });
+        HazelcastForwarding.configure(hazelcast, settings.hazelcastThreads(), settings.hazelcastQueue());
         hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
         hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION);
         if (httpPort > 0) {
@@ -83,7 +62,7 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
 
     /** The {@code http} transport's path on this member's HTTP server. */
     void register(@Observes Router router) {
-        HttpForwardHandler handler = new HttpForwardHandler(receiver, secret);
+        HttpForwardHandler handler = new HttpForwardHandler(receiver, settings.secret());
         router.get(HttpForwarding.PREFIX + "*").order(ORDER).handler(ctx -> handler.handle(ctx.request()));
     }
 
@@ -93,7 +72,7 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
 
     /** The secret this member's own forwards show (the members share one). */
     ForwardSecret secret() {
-        return secret;
+        return settings.secret();
     }
 
     /** Stops taking forwards: the connections close, peers fail over. */

@@ -13,6 +13,7 @@ import io.ketama.router.load.LoadSettings;
 import io.ketama.router.load.LoadView;
 import io.ketama.router.load.MemberLoad;
 import io.ketama.router.load.OwnerLoad;
+import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
 import io.quarkus.vertx.http.ManagementInterface;
 import io.vertx.core.http.HttpHeaders;
@@ -49,13 +50,14 @@ class HotKeysAdmin {
     private final String member;
     private final ObjectMapper json;
 
-    HotKeysAdmin(RingSelector selector, ServingParts parts, ObjectMapper json) {
+    HotKeysAdmin(RingSelector selector, HotKeys hot, NearCache near, OwnerLoad load, LoadBoard board, KeyServer keyServer,
+                 ObjectMapper json) {
         this.selector = selector;
-        this.hot = parts.hotKeys();
-        this.near = parts.nearCache();
-        this.load = parts.ownerLoad();
-        this.board = parts.loadBoard();
-        this.member = parts.keyServer().memberAddress();
+        this.hot = hot;
+        this.near = near;
+        this.load = load;
+        this.board = board;
+        this.member = keyServer.memberAddress();
         this.json = json;
     }
 

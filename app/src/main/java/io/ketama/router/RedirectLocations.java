@@ -67,7 +67,7 @@ final class RedirectLocations {
         if (path == null || !path.startsWith(pathPrefix) || path.length() == pathPrefix.length()) {
             return location;
         }
-        return CacheResource.PREFIX + path.substring(pathPrefix.length());
+        return CacheRoute.PREFIX + path.substring(pathPrefix.length());
     }
 
     /** The path (and what follows it) of a {@code Location} on the origin's host, or null when it is elsewhere or relative. */
@@ -99,6 +99,6 @@ final class RedirectLocations {
     @Override
     public String toString() {
         return scheme == null ? "Location as the origin sent it"
-                : "Location " + scheme + "://" + authority + pathPrefix + "k rewritten to " + CacheResource.PREFIX + "k";
+                : "Location " + scheme + "://" + authority + pathPrefix + "k rewritten to " + CacheRoute.PREFIX + "k";
     }
 }

@@ -6,6 +6,10 @@ import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.forwarding.Forwarder;
+import io.ketama.router.hot.HotKeys;
+import io.ketama.router.hot.NearCache;
+import io.ketama.router.load.LoadBoard;
+import io.ketama.router.load.OwnerLoad;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,7 +52,8 @@ class RouterMetrics implements ForwardOutcomes {
     /** Answers to requests entering here that a later candidate served because the owner was past its bound. */
     private final LongAdder spilledAnswers = new LongAdder();
 
-    RouterMetrics(MeterRegistry registry, ServingParts parts, CacheAdmission admission) {
+    RouterMetrics(MeterRegistry registry, Forwarder forwarder, OwnerLoad ownerLoad, LoadBoard loadBoard, HotKeys hotKeys,
+                  NearCache near, LocalCache cache, BodyBudget budget, CacheAdmission admission) {
         for (CacheStatus status : CacheStatus.values()) {
             local.put(status, requests(registry, status, "local"));
             // a bypass is always this member's own fetch, a near copy its own answer
@@ -59,11 +64,11 @@ class RouterMetrics implements ForwardOutcomes {
         FunctionCounter.builder("ketama.router.failovers", failovers, LongAdder::sum)
                 .description("Candidate members that failed to serve a key before another served it")
                 .register(registry);
-        FunctionCounter.builder("ketama.router.forward.timeouts", parts.forwarder(), Forwarder::timedOut)
+        FunctionCounter.builder("ketama.router.forward.timeouts", forwarder, Forwarder::timedOut)
                 .description("Forward attempts to other members that got no answer within ketama.router.forward.timeout")
                 .register(registry);
-        parts.forwarder().watchGuards(new GuardMeters(registry));
-        FunctionCounter.builder("ketama.router.spilled", parts.ownerLoad(), io.ketama.router.load.OwnerLoad::spilled)
+        forwarder.watchGuards(new GuardMeters(registry));
+        FunctionCounter.builder("ketama.router.spilled", ownerLoad, OwnerLoad::spilled)
                 .description("Requests this member, as their key's server past its bound, spilled to the key's next candidate")
                 .register(registry);
         FunctionCounter.builder("ketama.router.spilled.answers", spilledAnswers, LongAdder::sum)
@@ -77,24 +82,21 @@ class RouterMetrics implements ForwardOutcomes {
         FunctionCounter.builder("ketama.router.admission.refused", admission, CacheAdmission::refused)
                 .description("/cache/ requests answered 503 at once because this member had its limit under way")
                 .register(registry);
-        LocalCache cache = parts.cache();
         Gauge.builder("ketama.router.cache.bytes", cache, LocalCache::weightedBytes)
                 .description("Bytes held by this member's cache, as its bound counts them").baseUnit("bytes").register(registry);
         CaffeineCacheMetrics.monitor(registry, cache.caffeine(), CACHE_NAME);
         Gauge.builder("ketama.router.cache.max.bytes", cache, LocalCache::maxBytes)
                 .description("Bound of this member's cache").baseUnit("bytes").register(registry);
-        loadMeters(registry, parts.ownerLoad(), parts.loadBoard(), parts.hotKeys());
-        io.ketama.router.hot.NearCache near = parts.nearCache();
+        loadMeters(registry, ownerLoad, loadBoard, hotKeys);
         if (near != null) {
-            Gauge.builder("ketama.router.near.cache.bytes", near, io.ketama.router.hot.NearCache::weightedBytes)
+            Gauge.builder("ketama.router.near.cache.bytes", near, NearCache::weightedBytes)
                     .description("Bytes held by this member's near copies of hot keys, as their bound counts them")
                     .baseUnit("bytes").register(registry);
-            Gauge.builder("ketama.router.near.cache.max.bytes", near, io.ketama.router.hot.NearCache::maxBytes)
+            Gauge.builder("ketama.router.near.cache.max.bytes", near, NearCache::maxBytes)
                     .description("Bound of this member's near copies (ketama.router.near-cache.max-bytes)")
                     .baseUnit("bytes").register(registry);
             CaffeineCacheMetrics.monitor(registry, near.caffeine(), NEAR_CACHE_NAME);
         }
-        BodyBudget budget = parts.bodyBudget();
         Gauge.builder("ketama.router.admission.buffered.bytes", budget, BodyBudget::usedBytes)
                 .description("Bytes of the bodies this member receives and holds now (origin answers being fetched, "
                         + "other members' replies to its forwards until written to the client)")

@@ -17,7 +17,7 @@ class BareResourceTest {
     void answersTheSameKibibyteEveryTime() {
         byte[] first = given().get("/bench/bare").then().statusCode(200)
                 .contentType("application/octet-stream")
-                .header(CacheResource.CACHE, (String) null)
+                .header(CacheAnswers.CACHE, (String) null)
                 .extract().asByteArray();
         byte[] second = given().get("/bench/bare?k=42").then().statusCode(200).extract().asByteArray();
         assertThat(first).hasSize(1024).isEqualTo(second);

@@ -144,14 +144,14 @@ class BoundedLoadTest extends ClusterTest {
                 in.readAllBytes();
             }
         }
-        return new Answer(status, c.getHeaderField(CacheResource.SERVED_BY), c.getHeaderField(CacheResource.CACHE),
-                c.getHeaderField(CacheResource.SPILLED) != null);
+        return new Answer(status, c.getHeaderField(CacheAnswers.SERVED_BY), c.getHeaderField(CacheAnswers.CACHE),
+                c.getHeaderField(CacheAnswers.SPILLED) != null);
     }
 
     /** Each member's count of what it served, by address. */
     private Map<String, LongSupplier> servedCounts() {
         Map<String, LongSupplier> counts = new HashMap<>();
-        counts.put(appAddress(), parts.ownerLoad()::served);
+        counts.put(appAddress(), ownerLoad::served);
         for (TestMember m : List.of(b, c, d)) {
             counts.put(m.address(), m.load::served);
         }

@@ -19,17 +19,17 @@ class CacheMaxBytesTest {
 
     @Test
     void theDefaultAndEveryValueUpToALongAreTaken() {
-        assertThat(ServingParts.cacheMaxBytes(SIZES.convert("64M"))).isEqualTo(64L << 20);
-        assertThat(ServingParts.cacheMaxBytes(SIZES.convert("1"))).isEqualTo(1);
-        assertThat(ServingParts.cacheMaxBytes(SIZES.convert(Long.toString(Long.MAX_VALUE)))).isEqualTo(Long.MAX_VALUE);
-        assertThat(ServingParts.cacheMaxBytes(SIZES.convert("7E"))).as("7 EiB").isEqualTo(7L << 60);
+        assertThat(RouterSettings.cacheMaxBytes(SIZES.convert("64M"))).isEqualTo(64L << 20);
+        assertThat(RouterSettings.cacheMaxBytes(SIZES.convert("1"))).isEqualTo(1);
+        assertThat(RouterSettings.cacheMaxBytes(SIZES.convert(Long.toString(Long.MAX_VALUE)))).isEqualTo(Long.MAX_VALUE);
+        assertThat(RouterSettings.cacheMaxBytes(SIZES.convert("7E"))).as("7 EiB").isEqualTo(7L << 60);
     }
 
     @Test
     void zeroAndAnythingPastALongAreRefusedNamingTheKeyTheValueAndTheRange() {
         for (String bad : new String[] {"0", "1Z", "9999999999G", "8E", "9223372036854775808"}) {
             BigInteger bytes = SIZES.convert(bad).asBigInteger();
-            assertThatThrownBy(() -> ServingParts.cacheMaxBytes(SIZES.convert(bad))).as(bad)
+            assertThatThrownBy(() -> RouterSettings.cacheMaxBytes(SIZES.convert(bad))).as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("invalid configuration ketama.router.cache.max-bytes: must be 1 to " + Long.MAX_VALUE
                             + " bytes, e.g. 64M; was " + bytes);

@@ -39,32 +39,32 @@ final class Cluster implements AutoCloseable {
 
     /** As {@link #add(Set, io.ketama.router.serving.Origin)}, with at most {@code originLimit} fetches under way. */
     TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit) {
-        return add(features, origin, originLimit, io.ketama.router.forwarding.ForwardSecret.NONE);
+        return add(features, origin, originLimit, io.ketama.router.forwarding.channel.ForwardSecret.NONE);
     }
 
     /** As {@link #add(Set, io.ketama.router.serving.Origin, int)}, taking forwards only from members that show {@code secret}. */
     TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
-                   io.ketama.router.forwarding.ForwardSecret secret) {
+                   io.ketama.router.forwarding.channel.ForwardSecret secret) {
         return add(features, origin, originLimit, secret, 1 << 20);
     }
 
     /** As {@link #add(Set, io.ketama.router.serving.Origin)}, its cache holding at most {@code cacheBytes} (1 MiB elsewhere). */
     TestMember addWithCache(Set<String> features, io.ketama.router.serving.Origin origin, long cacheBytes) {
-        return add(features, origin, 256, io.ketama.router.forwarding.ForwardSecret.NONE, cacheBytes);
+        return add(features, origin, 256, io.ketama.router.forwarding.channel.ForwardSecret.NONE, cacheBytes);
     }
 
     /** As {@link #add(Set, io.ketama.router.serving.Origin)}, held to bounded loads with {@code load} as a service member is. */
     TestMember addBounded(Set<String> features, io.ketama.router.serving.Origin origin, io.ketama.router.load.LoadSettings load) {
-        return add(features, origin, 256, io.ketama.router.forwarding.ForwardSecret.NONE, 1 << 20, load);
+        return add(features, origin, 256, io.ketama.router.forwarding.channel.ForwardSecret.NONE, 1 << 20, load);
     }
 
     private TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
-                           io.ketama.router.forwarding.ForwardSecret secret, long cacheBytes) {
+                           io.ketama.router.forwarding.channel.ForwardSecret secret, long cacheBytes) {
         return add(features, origin, originLimit, secret, cacheBytes, null);
     }
 
     private TestMember add(Set<String> features, io.ketama.router.serving.Origin origin, int originLimit,
-                           io.ketama.router.forwarding.ForwardSecret secret, long cacheBytes, io.ketama.router.load.LoadSettings load) {
+                           io.ketama.router.forwarding.channel.ForwardSecret secret, long cacheBytes, io.ketama.router.load.LoadSettings load) {
         int appPort = app.getCluster().getLocalMember().getAddress().getPort();
         TestMember m = TestMember.start(app.getConfig().getClusterName(), List.of(appPort), features, null, origin, originLimit,
                 secret, cacheBytes, load);

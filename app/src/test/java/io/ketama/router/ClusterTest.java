@@ -1,5 +1,10 @@
 package io.ketama.router;
 
+import io.ketama.router.forwarding.Forwarder;
+import io.ketama.router.hot.NearCache;
+import io.ketama.router.load.OwnerLoad;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.LocalCache;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.RingSelector;
@@ -28,8 +33,22 @@ abstract class ClusterTest {
     @Inject
     RingSelector selector;
 
+    /** The app member's own parts, as the service's composition root made them. */
     @Inject
-    ServingParts parts;
+    LocalCache localCache;
+
+    @Inject
+    OwnerLoad ownerLoad;
+
+    /** Null when near copies are off. */
+    @Inject
+    NearCache nearCache;
+
+    @Inject
+    BodyBudget bodyBudget;
+
+    @Inject
+    Forwarder appForwarder;
 
     Cluster cluster;
 
@@ -69,7 +88,7 @@ abstract class ClusterTest {
         return hazelcast.getCluster().getLocalMember();
     }
 
-    /** The app's own member as {@link CacheResource#SERVED_BY} and {@link CacheResource#OWNER} name it. */
+    /** The app's own member as {@link CacheAnswers#SERVED_BY} and {@link CacheAnswers#OWNER} name it. */
     final String appAddress() {
         return Members.address(app());
     }

@@ -44,7 +44,7 @@ class FailoverTest extends ClusterTest {
     }
 
     private boolean fresh(String key) {
-        return cluster.cachedByNoMember(key) && parts.cache().peek(key) == null;
+        return cluster.cachedByNoMember(key) && localCache.peek(key) == null;
     }
 
     @Test
@@ -56,22 +56,22 @@ class FailoverTest extends ClusterTest {
 
         Response first = given().get("/cache/" + key);
         first.then().statusCode(200)
-                .header(CacheResource.OWNER, b.address())
-                .header(CacheResource.SERVED_BY, c.address())
-                .header(CacheResource.CACHE, "MISS")
-                .header(CacheResource.FAILOVER, "1");
+                .header(CacheAnswers.OWNER, b.address())
+                .header(CacheAnswers.SERVED_BY, c.address())
+                .header(CacheAnswers.CACHE, "MISS")
+                .header(CacheAnswers.FAILOVER, "1");
         assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
         assertThat(c.cached(key)).as("cached by the stand-in").isNotNull();
 
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, c.address())
-                .header(CacheResource.CACHE, "HIT");
+                .header(CacheAnswers.SERVED_BY, c.address())
+                .header(CacheAnswers.CACHE, "HIT");
 
         // b's breaker is open now (two failed forwards): b's other keys are served by the next member at once
         for (String other : cluster.keysWhere(Set.of(), s -> is(s.owner(), b.member()) && is(s.candidates().get(1), c.member()), 4)) {
             given().get("/cache/" + other).then().statusCode(200)
-                    .header(CacheResource.OWNER, b.address())
-                    .header(CacheResource.SERVED_BY, c.address());
+                    .header(CacheAnswers.OWNER, b.address())
+                    .header(CacheAnswers.SERVED_BY, c.address());
         }
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).containsPattern("ketama_router_forward_breaker_opened_total\\{[^}]*member=\"" + b.address()
@@ -85,9 +85,9 @@ class FailoverTest extends ClusterTest {
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), c.member()));
         Response r = given().get("/cache/" + key);
         r.then().statusCode(200)
-                .header(CacheResource.SERVED_BY, c.address())
-                .header(CacheResource.CACHE, "MISS");
-        assertThat(r.header(CacheResource.FAILOVER)).isNull();
+                .header(CacheAnswers.SERVED_BY, c.address())
+                .header(CacheAnswers.CACHE, "MISS");
+        assertThat(r.header(CacheAnswers.FAILOVER)).isNull();
     }
 
     @Test
@@ -100,12 +100,12 @@ class FailoverTest extends ClusterTest {
             Selection s = cluster.select(key, Set.of("edge"));
             Response r = given().header("X-Ketama-Features", "edge").get("/cache/" + key);
             r.then().statusCode(200)
-                    .header(CacheResource.OWNER, Members.address(s.owner()))
-                    .header(CacheResource.SERVED_BY, Members.address(app()))
-                    .header(CacheResource.CACHE, "BYPASS")
-                    .header(CacheResource.FAILOVER, "2");
+                    .header(CacheAnswers.OWNER, Members.address(s.owner()))
+                    .header(CacheAnswers.SERVED_BY, Members.address(app()))
+                    .header(CacheAnswers.CACHE, "BYPASS")
+                    .header(CacheAnswers.FAILOVER, "2");
             assertThat(r.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
-            assertThat(parts.cache().peek(key)).as("a non-owner caches nothing").isNull();
+            assertThat(localCache.peek(key)).as("a non-owner caches nothing").isNull();
         } finally {
             c.resumeServing();
         }
@@ -117,19 +117,19 @@ class FailoverTest extends ClusterTest {
         // a key of c whose next member is this app's (b is not serving)
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), c.member()) && is(s.candidates().get(1), app()), this::fresh);
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, c.address())
-                .header(CacheResource.CACHE, "MISS");
+                .header(CacheAnswers.SERVED_BY, c.address())
+                .header(CacheAnswers.CACHE, "MISS");
 
         c.close();
         // at once, whether or not the rings have caught up yet
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, Members.address(app()));
+                .header(CacheAnswers.SERVED_BY, Members.address(app()));
 
         cluster.awaitRingOfLiveMembers();
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.OWNER, Members.address(app()))
-                .header(CacheResource.SERVED_BY, Members.address(app()))
-                .header(CacheResource.CACHE, "HIT");
+                .header(CacheAnswers.OWNER, Members.address(app()))
+                .header(CacheAnswers.SERVED_BY, Members.address(app()))
+                .header(CacheAnswers.CACHE, "HIT");
     }
 
     @Test
@@ -137,19 +137,19 @@ class FailoverTest extends ClusterTest {
     void anOwnerThatCrashesIsServedForUntilTheClusterNoticesAndAfter() {
         TestMember d = cluster.add(Set.of());
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), d.member()) && is(s.candidates().get(1), app()), this::fresh);
-        given().get("/cache/" + key).then().statusCode(200).header(CacheResource.SERVED_BY, d.address());
+        given().get("/cache/" + key).then().statusCode(200).header(CacheAnswers.SERVED_BY, d.address());
 
         d.crash();
         // the rings still hold d until the cluster notices; the forward fails and the next member serves
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.OWNER, d.address())
-                .header(CacheResource.SERVED_BY, Members.address(app()))
-                .header(CacheResource.CACHE, "MISS");
+                .header(CacheAnswers.OWNER, d.address())
+                .header(CacheAnswers.SERVED_BY, Members.address(app()))
+                .header(CacheAnswers.CACHE, "MISS");
 
         cluster.awaitRingOfLiveMembers();
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.OWNER, Members.address(app()))
-                .header(CacheResource.CACHE, "HIT");
+                .header(CacheAnswers.OWNER, Members.address(app()))
+                .header(CacheAnswers.CACHE, "HIT");
     }
 
     @Test
@@ -165,16 +165,16 @@ class FailoverTest extends ClusterTest {
             double timeoutsBefore = timeouts();
             Response r = given().get("/cache/" + key);
             r.then().statusCode(200)
-                    .header(CacheResource.OWNER, slow.address())
-                    .header(CacheResource.SERVED_BY, Members.address(app()))
-                    .header(CacheResource.FAILOVER, "1");
+                    .header(CacheAnswers.OWNER, slow.address())
+                    .header(CacheAnswers.SERVED_BY, Members.address(app()))
+                    .header(CacheAnswers.FAILOVER, "1");
             assertThat(r.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
             // the attempt and its retry on the slow member, each given up after the forward timeout
             assertThat(timeouts() - timeoutsBefore).isBetween(1.0, 2.0);
             String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
             assertThat(metrics).containsPattern("ketama_router_forward_calls_total\\{[^}]*member=\"" + slow.address()
                     + "\"[^}]*result=\"failed\"[^}]*} [1-9]");
-            given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "HIT");
+            given().get("/cache/" + key).then().statusCode(200).header(CacheAnswers.CACHE, "HIT");
         } finally {
             release.complete(null);
         }

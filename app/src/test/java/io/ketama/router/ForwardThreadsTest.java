@@ -99,8 +99,8 @@ class ForwardThreadsTest extends ClusterTest {
         HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + RestAssured.port + "/cache/" + key)
                 .toURL().openConnection();
         int status = c.getResponseCode();
-        String servedBy = c.getHeaderField(CacheResource.SERVED_BY);
-        String owner = c.getHeaderField(CacheResource.OWNER);
+        String servedBy = c.getHeaderField(CacheAnswers.SERVED_BY);
+        String owner = c.getHeaderField(CacheAnswers.OWNER);
         try (InputStream body = c.getInputStream()) {
             body.readAllBytes();
         }

@@ -172,7 +172,7 @@ class ForwardedReplyBudgetTest extends ClusterTest {
         answer.then().statusCode(503)
                 .contentType(Problem.MEDIA_TYPE)
                 .header("Retry-After", "1")
-                .header(CacheResource.FAILOVER, nullValue())
+                .header(CacheAnswers.FAILOVER, nullValue())
                 .body("type", equalTo("urn:ketama-router:problem:overloaded"))
                 .body("detail", containsString("ketama.router.admission.max-buffered-bytes"))
                 .body("detail", containsString("no room for a reply of " + BODY + " bytes from member " + c.address()));
@@ -183,15 +183,15 @@ class ForwardedReplyBudgetTest extends ClusterTest {
 
         // a reply that fits is served meanwhile
         Response fits = given().header(FeaturesHeader.NAME, BIG).get("/cache/" + small);
-        fits.then().statusCode(200).header(CacheResource.SERVED_BY, c.address()).header(CacheResource.CACHE, "MISS");
+        fits.then().statusCode(200).header(CacheAnswers.SERVED_BY, c.address()).header(CacheAnswers.CACHE, "MISS");
         assertThat(fits.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody(small));
         awaitBuffered(2L * BODY, "the small reply given back once written");
 
         // the held replies: one read whole (its bytes back once written), one whose client leaves
         StalledClient.Answer read = hitClient.readAll();
         assertThat(read.status()).isEqualTo(200);
-        assertThat(read.header(CacheResource.CACHE)).isEqualTo("HIT");
-        assertThat(read.header(CacheResource.SERVED_BY)).isEqualTo(b.address());
+        assertThat(read.header(CacheAnswers.CACHE)).isEqualTo("HIT");
+        assertThat(read.header(CacheAnswers.SERVED_BY)).isEqualTo(b.address());
         assertThat(read.body()).isEqualTo(body(hit));
         awaitBuffered(BODY, "the hit's bytes given back once its client read it");
         missClient.close();
@@ -199,7 +199,7 @@ class ForwardedReplyBudgetTest extends ClusterTest {
 
         // with room again the refused key is served, from its owner's cache
         Response later = given().header(FeaturesHeader.NAME, BIG).get("/cache/" + refused);
-        later.then().statusCode(200).header(CacheResource.SERVED_BY, c.address()).header(CacheResource.CACHE, "HIT");
+        later.then().statusCode(200).header(CacheAnswers.SERVED_BY, c.address()).header(CacheAnswers.CACHE, "HIT");
         assertThat(later.asByteArray()).isEqualTo(body(refused));
         assertThat(origin.requests(refused)).isEqualTo(1);
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
@@ -227,13 +227,13 @@ class ForwardedReplyBudgetTest extends ClusterTest {
         String refused = large(c);
         given().header(FeaturesHeader.NAME, BIG).get("/cache/" + refused).then().statusCode(503)
                 .header("Retry-After", "1")
-                .header(CacheResource.FAILOVER, nullValue())
+                .header(CacheAnswers.FAILOVER, nullValue())
                 .body("detail", containsString("no room for a reply of " + BODY + " bytes"));
         assertThat(origin.requests(refused)).isEqualTo(1);
 
         rest.complete(null);
         Response fetched = fetching.get(60, TimeUnit.SECONDS);
-        fetched.then().statusCode(200).header(CacheResource.CACHE, "MISS").header(CacheResource.SERVED_BY, appAddress());
+        fetched.then().statusCode(200).header(CacheAnswers.CACHE, "MISS").header(CacheAnswers.SERVED_BY, appAddress());
         assertThat(fetched.asByteArray()).isEqualTo(body(local));
         awaitBuffered(BODY, "the origin answer's bytes given back once fetched (it is in the cache now)");
         StalledClient.Answer answer = held.readAll();

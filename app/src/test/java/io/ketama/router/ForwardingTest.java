@@ -48,21 +48,21 @@ class ForwardingTest extends ClusterTest {
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), app()));
         Response first = given().get("/cache/" + key);
         first.then().statusCode(200)
-                .header(CacheResource.OWNER, appAddress())
-                .header(CacheResource.SERVED_BY, appAddress())
-                .header(CacheResource.RING, "v1")
-                .header(CacheResource.CACHE, "MISS");
+                .header(CacheAnswers.OWNER, appAddress())
+                .header(CacheAnswers.SERVED_BY, appAddress())
+                .header(CacheAnswers.RING, "v1")
+                .header(CacheAnswers.CACHE, "MISS");
         assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
-        assertThat(parts.cache().peek(key)).as("cached by its owner").isNotNull();
+        assertThat(localCache.peek(key)).as("cached by its owner").isNotNull();
 
         // answered on the HTTP route (CacheRoute): the answer the resource gives
         Response hit = given().get("/cache/" + key);
         hit.then().statusCode(200)
-                .header(CacheResource.OWNER, appAddress())
-                .header(CacheResource.SERVED_BY, appAddress())
-                .header(CacheResource.RING, "v1")
-                .header(CacheResource.CACHE, "HIT")
-                .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue())
+                .header(CacheAnswers.OWNER, appAddress())
+                .header(CacheAnswers.SERVED_BY, appAddress())
+                .header(CacheAnswers.RING, "v1")
+                .header(CacheAnswers.CACHE, "HIT")
+                .header(CacheAnswers.FAILOVER, org.hamcrest.Matchers.nullValue())
                 .contentType(first.contentType())
                 .header("Content-Length", Integer.toString(DemoOrigin.contentFor(key).length));
         assertThat(hit.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
@@ -77,18 +77,18 @@ class ForwardingTest extends ClusterTest {
 
             Response first = given().get("/cache/" + key);
             first.then().statusCode(200)
-                    .header(CacheResource.OWNER, owner.address())
-                    .header(CacheResource.SERVED_BY, owner.address())
-                    .header(CacheResource.CACHE, "MISS");
+                    .header(CacheAnswers.OWNER, owner.address())
+                    .header(CacheAnswers.SERVED_BY, owner.address())
+                    .header(CacheAnswers.CACHE, "MISS");
             assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
 
             given().get("/cache/" + key).then().statusCode(200)
-                    .header(CacheResource.SERVED_BY, owner.address())
-                    .header(CacheResource.CACHE, "HIT");
+                    .header(CacheAnswers.SERVED_BY, owner.address())
+                    .header(CacheAnswers.CACHE, "HIT");
 
             assertThat(owner.originFetches.get() - fetchesBefore).as("origin fetches by the owner").isEqualTo(1);
             assertThat(owner.cached(key)).as("cached by its owner").isNotNull();
-            assertThat(parts.cache().peek(key)).as("not cached by the member that forwarded").isNull();
+            assertThat(localCache.peek(key)).as("not cached by the member that forwarded").isNull();
         }
     }
 
@@ -99,7 +99,7 @@ class ForwardingTest extends ClusterTest {
         for (int i = 0; i < 20; i++) {
             String key = "fwd-edge-" + i;
             String served = given().header("X-Ketama-Features", "edge").get("/cache/" + key)
-                    .then().statusCode(200).extract().header(CacheResource.SERVED_BY);
+                    .then().statusCode(200).extract().header(CacheAnswers.SERVED_BY);
             assertThat(served).isIn(b.address(), c.address());
             assertThat(served).isEqualTo(Members.address(cluster.select(key, edge).owner()));
         }

@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HeadRequestsTest extends ClusterTest {
 
     /** The headers a {@code HEAD} must carry as its {@code GET} does. */
-    private static final List<String> SAME = List.of("Content-Length", "Content-Type", CacheResource.OWNER,
-            CacheResource.SERVED_BY, CacheResource.RING);
+    private static final List<String> SAME = List.of("Content-Length", "Content-Type", CacheAnswers.OWNER,
+            CacheAnswers.SERVED_BY, CacheAnswers.RING);
 
     TestMember b;
 
@@ -44,13 +44,13 @@ class HeadRequestsTest extends ClusterTest {
     @Test
     void aLocalHitAnswersAHeadWithTheHeadersOfItsGetAndNoBody() throws Exception {
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), app()));
-        given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "MISS");
+        given().get("/cache/" + key).then().statusCode(200).header(CacheAnswers.CACHE, "MISS");
         Response get = given().get("/cache/" + key);
-        get.then().statusCode(200).header(CacheResource.CACHE, "HIT");
+        get.then().statusCode(200).header(CacheAnswers.CACHE, "HIT");
 
         RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
         assertSameHeadersNoBody(head, get, DemoOrigin.contentFor(key).length);
-        assertThat(head.header(CacheResource.CACHE)).isEqualTo("HIT");
+        assertThat(head.header(CacheAnswers.CACHE)).isEqualTo("HIT");
     }
 
     @Test
@@ -58,16 +58,16 @@ class HeadRequestsTest extends ClusterTest {
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), b.member()));
         RawHttp.Answer miss = RawHttp.head(RestAssured.port, "/cache/" + key);
         assertThat(miss.status()).isEqualTo(200);
-        assertThat(miss.header(CacheResource.CACHE)).as("the HEAD fetched the key at its owner").isEqualTo("MISS");
+        assertThat(miss.header(CacheAnswers.CACHE)).as("the HEAD fetched the key at its owner").isEqualTo("MISS");
         assertThat(miss.header("Content-Length")).isEqualTo(Integer.toString(DemoOrigin.contentFor(key).length));
         assertThat(miss.body()).isEmpty();
         assertThat(b.cached(key)).as("cached by its owner, as a GET would have").isNotNull();
 
         Response get = given().get("/cache/" + key);
-        get.then().statusCode(200).header(CacheResource.CACHE, "HIT").header(CacheResource.SERVED_BY, b.address());
+        get.then().statusCode(200).header(CacheAnswers.CACHE, "HIT").header(CacheAnswers.SERVED_BY, b.address());
         RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
         assertSameHeadersNoBody(head, get, DemoOrigin.contentFor(key).length);
-        assertThat(head.header(CacheResource.CACHE)).isEqualTo("HIT");
+        assertThat(head.header(CacheAnswers.CACHE)).isEqualTo("HIT");
     }
 
     @Test

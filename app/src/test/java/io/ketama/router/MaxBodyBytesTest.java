@@ -3,7 +3,7 @@ package io.ketama.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ketama.router.forwarding.BinaryForwardServer;
+import io.ketama.router.forwarding.binary.BinaryForwardServer;
 import io.ketama.router.serving.HttpOrigin;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.runtime.configuration.MemorySizeConverter;
@@ -24,16 +24,16 @@ class MaxBodyBytesTest {
 
     @Test
     void theDefaultAndEveryValueUpToTheChannelsLimitAreTaken() {
-        assertThat(ServingParts.maxBodyBytes(bytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES))).isEqualTo(16 * 1024 * 1024);
-        assertThat(ServingParts.maxBodyBytes(bytes(1))).isEqualTo(1);
-        assertThat(ServingParts.maxBodyBytes(bytes(BinaryForwardServer.MAX_BODY_BYTES))).isEqualTo(BinaryForwardServer.MAX_BODY_BYTES);
+        assertThat(RouterSettings.maxBodyBytes(bytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES))).isEqualTo(16 * 1024 * 1024);
+        assertThat(RouterSettings.maxBodyBytes(bytes(1))).isEqualTo(1);
+        assertThat(RouterSettings.maxBodyBytes(bytes(BinaryForwardServer.MAX_BODY_BYTES))).isEqualTo(BinaryForwardServer.MAX_BODY_BYTES);
         assertThat(BinaryForwardServer.MAX_BODY_BYTES).isLessThan(256 * 1024 * 1024);
     }
 
     @Test
     void zeroAndAnythingPastTheChannelsLimitAreRefusedNamingTheKeyAndTheRange() {
         for (long bad : new long[] {0, BinaryForwardServer.MAX_BODY_BYTES + 1L, 256L * 1024 * 1024, 1L << 40}) {
-            assertThatThrownBy(() -> ServingParts.maxBodyBytes(bytes(bad))).as("%d bytes", bad)
+            assertThatThrownBy(() -> RouterSettings.maxBodyBytes(bytes(bad))).as("%d bytes", bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("invalid configuration ketama.router.origin.max-body-bytes: must be 1 to "
                             + BinaryForwardServer.MAX_BODY_BYTES + " bytes")
@@ -47,7 +47,7 @@ class MaxBodyBytesTest {
         for (String bad : new String[] {"1Z", "9999999999G", "9223372036854775808"}) {
             BigInteger bytes = sizes.convert(bad).asBigInteger();
             assertThat(bytes.bitLength()).as("%s is past a long", bad).isGreaterThan(63);
-            assertThatThrownBy(() -> ServingParts.maxBodyBytes(sizes.convert(bad))).as(bad)
+            assertThatThrownBy(() -> RouterSettings.maxBodyBytes(sizes.convert(bad))).as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("invalid configuration ketama.router.origin.max-body-bytes: must be 1 to "
                             + BinaryForwardServer.MAX_BODY_BYTES + " bytes")

@@ -28,22 +28,22 @@ class MaxBufferedBytesTest {
 
     @Test
     void unsetItIsAQuarterOfTheHeapButAtLeastOneLargestBody() {
-        assertThat(ServingParts.bodyBudget(Optional.empty(), MAX_BODY).maxBytes())
+        assertThat(RouterSettings.maxBufferedBytes(Optional.empty(), MAX_BODY))
                 .isEqualTo(Math.max(Runtime.getRuntime().maxMemory() / 4, MAX_BODY));
     }
 
     @Test
     void anyValueFromOneLargestBodyUpIsTaken() {
-        assertThat(ServingParts.bodyBudget(bytes(MAX_BODY), MAX_BODY).maxBytes()).isEqualTo(MAX_BODY);
-        assertThat(ServingParts.bodyBudget(bytes(128L << 20), MAX_BODY).maxBytes()).isEqualTo(128L << 20);
-        assertThat(ServingParts.bodyBudget(bytes(Long.MAX_VALUE), MAX_BODY).maxBytes()).isEqualTo(Long.MAX_VALUE);
+        assertThat(RouterSettings.maxBufferedBytes(bytes(MAX_BODY), MAX_BODY)).isEqualTo(MAX_BODY);
+        assertThat(RouterSettings.maxBufferedBytes(bytes(128L << 20), MAX_BODY)).isEqualTo(128L << 20);
+        assertThat(RouterSettings.maxBufferedBytes(bytes(Long.MAX_VALUE), MAX_BODY)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void lessThanOneLargestBodyOrMoreThanALongIsRefusedNamingTheKeyTheValueAndTheRange() {
         for (BigInteger bad : new BigInteger[] {BigInteger.ZERO, BigInteger.valueOf(MAX_BODY - 1),
                 BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.ONE)}) {
-            assertThatThrownBy(() -> ServingParts.bodyBudget(bytes(bad), MAX_BODY)).as("%s bytes", bad)
+            assertThatThrownBy(() -> RouterSettings.maxBufferedBytes(bytes(bad), MAX_BODY)).as("%s bytes", bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("invalid configuration " + BodyBudget.KEY + ": must be " + MAX_BODY + " to "
                             + Long.MAX_VALUE + " bytes (at least ketama.router.origin.max-body-bytes")

@@ -144,7 +144,7 @@ class MemberKillTest extends ClusterTest {
         try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
             body = in == null ? new byte[0] : in.readAllBytes();
         }
-        return new Answer(key, status, c.getHeaderField(CacheResource.SERVED_BY), c.getHeaderField(CacheResource.FAILOVER),
+        return new Answer(key, status, c.getHeaderField(CacheAnswers.SERVED_BY), c.getHeaderField(CacheAnswers.FAILOVER),
                 status == 200 ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8));
     }
 }

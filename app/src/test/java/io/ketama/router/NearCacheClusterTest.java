@@ -81,11 +81,11 @@ class NearCacheClusterTest extends ClusterTest {
     /** One answer and when its request was sent and its answer read. */
     private record Timed(Response response, long sentNanos, long doneNanos) {
         String cache() {
-            return response.header(CacheResource.CACHE);
+            return response.header(CacheAnswers.CACHE);
         }
 
         String servedBy() {
-            return response.header(CacheResource.SERVED_BY);
+            return response.header(CacheAnswers.SERVED_BY);
         }
     }
 
@@ -120,9 +120,9 @@ class NearCacheClusterTest extends ClusterTest {
             if (t.doneNanos < deadline) {
                 within++;
                 t.response.then().statusCode(200)
-                        .header(CacheResource.CACHE, "NEAR")
-                        .header(CacheResource.SERVED_BY, appAddress())
-                        .header(CacheResource.OWNER, b.address());
+                        .header(CacheAnswers.CACHE, "NEAR")
+                        .header(CacheAnswers.SERVED_BY, appAddress())
+                        .header(CacheAnswers.OWNER, b.address());
                 assertThat(t.response.asString()).isEqualTo(content);
                 assertThat(b.load.served()).as("what the owner served while the near copy answered").isEqualTo(servedByOwner);
             }
@@ -138,7 +138,7 @@ class NearCacheClusterTest extends ClusterTest {
         Timed last = null;
         for (int i = 0; i < 4; i++) {
             last = get(key);
-            last.response.then().statusCode(200).header(CacheResource.SERVED_BY, b.address());
+            last.response.then().statusCode(200).header(CacheAnswers.SERVED_BY, b.address());
             assertThat(last.cache()).as("request %d: the owner's answer", i + 1).isIn("MISS", "HIT");
         }
         Round round = nearAnswersWithinTheTtl(key, last, key + " version 1");
@@ -150,7 +150,7 @@ class NearCacheClusterTest extends ClusterTest {
         assertThat(owner.servedBy()).as("past the ttl: the owner again").isEqualTo(b.address());
         assertThat(owner.cache()).isEqualTo("HIT");
         // a HEAD of the near copy (taken again from that answer) answers as its GET does
-        given().head("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "NEAR")
+        given().head("/cache/" + key).then().statusCode(200).header(CacheAnswers.CACHE, "NEAR")
                 .header("Content-Length", Integer.toString((key + " version 1").length()));
 
         // the origin changes and the owner refetches (its copy evicted): the near copy keeps answering with the
@@ -180,19 +180,19 @@ class NearCacheClusterTest extends ClusterTest {
         String featured = cluster.keyWhere(Set.of("ssd"), s -> is(s.owner(), b.member()));
         for (int i = 0; i < 10; i++) {
             given().header(FeaturesHeader.NAME, "ssd").get("/cache/" + featured).then().statusCode(200)
-                    .header(CacheResource.SERVED_BY, b.address());
+                    .header(CacheAnswers.SERVED_BY, b.address());
         }
         String missing = freshKeyOfB("missing");
         for (int i = 0; i < 10; i++) {
-            given().get("/cache/" + missing).then().statusCode(404).header(CacheResource.SERVED_BY, b.address());
+            given().get("/cache/" + missing).then().statusCode(404).header(CacheAnswers.SERVED_BY, b.address());
         }
         String own = cluster.keyWhere(Set.of(), s -> is(s.owner(), app()));
         for (int i = 0; i < 10; i++) {
-            given().get("/cache/" + own).then().statusCode(200).header(CacheResource.SERVED_BY, appAddress());
+            given().get("/cache/" + own).then().statusCode(200).header(CacheAnswers.SERVED_BY, appAddress());
         }
-        assertThat(parts.nearCache().get(featured)).isNull();
-        assertThat(parts.nearCache().get(missing)).isNull();
-        assertThat(parts.nearCache().get(own)).isNull();
+        assertThat(nearCache.get(featured)).isNull();
+        assertThat(nearCache.get(missing)).isNull();
+        assertThat(nearCache.get(own)).isNull();
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("ketama_router_requests_total{cache=\"near\",served=\"local\"}")
                 .contains("ketama_router_near_cache_bytes").contains("cache=\"ketama-router-near\"");

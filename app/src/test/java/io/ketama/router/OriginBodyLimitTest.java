@@ -56,14 +56,14 @@ class OriginBodyLimitTest extends HttpOriginClusterTest {
         origin.answer(key, large(chunked, 0));
 
         tooLarge(given().get("/cache/" + key));
-        assertThat(parts.cache().peek(key)).as("nothing cached").isNull();
-        assertThat(parts.cache().fetchesUnderWay()).as("no fetch left under way").isZero();
+        assertThat(localCache.peek(key)).as("nothing cached").isNull();
+        assertThat(localCache.fetchesUnderWay()).as("no fetch left under way").isZero();
 
         origin.reset(key);
-        given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "MISS")
-                .header(CacheResource.SERVED_BY, appAddress());
+        given().get("/cache/" + key).then().statusCode(200).header(CacheAnswers.CACHE, "MISS")
+                .header(CacheAnswers.SERVED_BY, appAddress());
         Response hit = given().get("/cache/" + key);
-        hit.then().statusCode(200).header(CacheResource.CACHE, "HIT");
+        hit.then().statusCode(200).header(CacheAnswers.CACHE, "HIT");
         assertThat(hit.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody(key));
     }
 
@@ -78,8 +78,8 @@ class OriginBodyLimitTest extends HttpOriginClusterTest {
         for (CompletableFuture<Response> answer : waiting) {
             tooLarge(answer.get(60, TimeUnit.SECONDS));
         }
-        assertThat(parts.cache().fetchesUnderWay()).isZero();
-        assertThat(parts.cache().peek(key)).isNull();
+        assertThat(localCache.fetchesUnderWay()).isZero();
+        assertThat(localCache.peek(key)).isNull();
     }
 
     @ParameterizedTest(name = "chunked: {0}")
@@ -90,7 +90,7 @@ class OriginBodyLimitTest extends HttpOriginClusterTest {
 
         Response refused = given().get("/cache/" + key);
         tooLarge(refused);
-        assertThat(refused.header(CacheResource.FAILOVER)).as("not failed over: the origin's answer, not the member").isNull();
+        assertThat(refused.header(CacheAnswers.FAILOVER)).as("not failed over: the origin's answer, not the member").isNull();
         assertThat(b.cached(key)).isNull();
         assertThat(b.keyServer.cache().fetchesUnderWay()).isZero();
         assertThat(origin.requests(key)).as("asked once, by the owner: not again through other members").isEqualTo(1);
@@ -99,13 +99,13 @@ class OriginBodyLimitTest extends HttpOriginClusterTest {
         for (int i = 0; i < 16; i++) {
             String next = freshKeyOwnedBy(false);
             given().get("/cache/" + next).then().statusCode(200)
-                    .header(CacheResource.SERVED_BY, b.address())
-                    .header(CacheResource.CACHE, "MISS")
-                    .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue());
+                    .header(CacheAnswers.SERVED_BY, b.address())
+                    .header(CacheAnswers.CACHE, "MISS")
+                    .header(CacheAnswers.FAILOVER, org.hamcrest.Matchers.nullValue());
         }
         origin.reset(key);
         Response served = given().get("/cache/" + key);
-        served.then().statusCode(200).header(CacheResource.SERVED_BY, b.address()).header(CacheResource.CACHE, "MISS");
+        served.then().statusCode(200).header(CacheAnswers.SERVED_BY, b.address()).header(CacheAnswers.CACHE, "MISS");
         assertThat(served.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody(key));
         assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
                 .contains("ketama_router_forward_breaker_open{member=\"" + b.address() + "\"} 0.0")

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.ketama.router.forwarding.BinaryForwardClient;
+import io.ketama.router.forwarding.binary.BinaryForwardClient;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.OverloadedException;
 import io.ketama.router.serving.Served;
 import io.quarkus.test.junit.QuarkusTest;
@@ -90,7 +93,8 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
         gone.stopServing();
         clients = Executors.newFixedThreadPool(16);
         forwarderLoops = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-        forwarder = new BinaryForwardClient(forwarderLoops, Duration.ofSeconds(10), Duration.ofSeconds(60));
+        forwarder = new BinaryForwardClient(forwarderLoops, Duration.ofSeconds(10), Duration.ofSeconds(60), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
     }
 
     @AfterEach
@@ -158,7 +162,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
     }
 
     private static void assertServedWhole(Response answer, String cache) {
-        answer.then().statusCode(200).header(CacheResource.CACHE, cache);
+        answer.then().statusCode(200).header(CacheAnswers.CACHE, cache);
         assertThat(answer.asByteArray()).hasSize(LIMIT);
     }
 
@@ -186,12 +190,12 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
 
         rest.complete(null);
         assertServedWhole(taken.get(60, TimeUnit.SECONDS), "MISS");
-        assertThat(parts.cache().peek(refusedKey)).as("nothing cached from the refused fetch").isNull();
+        assertThat(localCache.peek(refusedKey)).as("nothing cached from the refused fetch").isNull();
         Cluster.await(() -> "the bytes given back; the budget holds " + buffered(), () -> buffered() == 0);
 
         origin.reset(refusedKey);
         Response later = given().get("/cache/" + refusedKey);
-        later.then().statusCode(200).header(CacheResource.CACHE, "MISS");
+        later.then().statusCode(200).header(CacheAnswers.CACHE, "MISS");
         assertThat(later.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody(refusedKey));
     }
 
@@ -206,7 +210,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
         String second = freshLocalKey();
         origin.answer(second, new HttpTestOrigin.Answer(200, "application/octet-stream", Map.of(), new byte[LIMIT], true));
         assertOverloaded(given().get("/cache/" + second), "of an answer without Content-Length");
-        assertThat(parts.cache().peek(second)).isNull();
+        assertThat(localCache.peek(second)).isNull();
         assertThat(held).isNotDone();
 
         rest.complete(null);
@@ -231,8 +235,8 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
             assertOverloaded(answer.get(60, TimeUnit.SECONDS), "its Content-Length");
         }
         assertThat(origin.requests(key)).as("one fetch answered all 8").isEqualTo(1);
-        assertThat(parts.cache().peek(key)).isNull();
-        assertThat(parts.cache().fetchesUnderWay()).as("only the holder's fetch is left").isEqualTo(1);
+        assertThat(localCache.peek(key)).isNull();
+        assertThat(localCache.fetchesUnderWay()).as("only the holder's fetch is left").isEqualTo(1);
         assertThat(holder).isNotDone();
     }
 
@@ -248,7 +252,7 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
                 .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(OverloadedException.class)
                 .withMessageContaining("ketama.router.admission.max-buffered-bytes");
-        assertThat(parts.cache().peek(key)).isNull();
+        assertThat(localCache.peek(key)).isNull();
 
         gates.forEach(gate -> gate.complete(null));
         assertServedWhole(holder.get(60, TimeUnit.SECONDS), "MISS");
@@ -269,6 +273,6 @@ class OriginBufferedBytesTest extends HttpOriginClusterTest {
         assertServedWhole(holder.get(60, TimeUnit.SECONDS), "MISS");
         Response bypass = given().header("X-Ketama-Features", GONE).get("/cache/" + key);
         assertServedWhole(bypass, "BYPASS");
-        bypass.then().header(CacheResource.SERVED_BY, appAddress());
+        bypass.then().header(CacheAnswers.SERVED_BY, appAddress());
     }
 }

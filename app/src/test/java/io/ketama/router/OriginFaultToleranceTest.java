@@ -71,11 +71,11 @@ class OriginFaultToleranceTest {
     void aFetchWhoseConnectionIsCutIsRetriedAndServed() {
         String key = "cut2-" + System.nanoTime();
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.CACHE, "MISS")
+                .header(CacheAnswers.CACHE, "MISS")
                 .body(equalTo("answer for " + key));
         assertThat(origin.requests(key)).as("requests the origin got: two cut, the third answered").isEqualTo(3);
         // cached: the next request does not reach the origin
-        given().get("/cache/" + key).then().statusCode(200).header(CacheResource.CACHE, "HIT");
+        given().get("/cache/" + key).then().statusCode(200).header(CacheAnswers.CACHE, "HIT");
         assertThat(origin.requests(key)).isEqualTo(3);
     }
 

@@ -41,12 +41,12 @@ class RedirectsTest extends HttpOriginClusterTest {
             answer.then().statusCode(status)
                     .header("Location", location)
                     .header("Content-Type", "text/html; charset=UTF-8")
-                    .header(CacheResource.SERVED_BY, appAddress())
-                    .header(CacheResource.CACHE, "MISS");
+                    .header(CacheAnswers.SERVED_BY, appAddress())
+                    .header(CacheAnswers.CACHE, "MISS");
             assertThat(answer.asByteArray()).isEqualTo(body);
             assertThat(origin.requests(key)).as("not cached: the origin is asked each time").isEqualTo(i);
         }
-        assertThat(parts.cache().peek(key)).isNull();
+        assertThat(localCache.peek(key)).isNull();
     }
 
     @ParameterizedTest(name = "{0}, owner another member")
@@ -62,13 +62,13 @@ class RedirectsTest extends HttpOriginClusterTest {
             answer.then().statusCode(status)
                     .header("Location", location)
                     .header("Content-Type", "text/plain")
-                    .header(CacheResource.SERVED_BY, b.address())
-                    .header(CacheResource.CACHE, "MISS");
+                    .header(CacheAnswers.SERVED_BY, b.address())
+                    .header(CacheAnswers.CACHE, "MISS");
             assertThat(answer.asByteArray()).isEqualTo(body);
             assertThat(origin.requests(key)).as("not cached: the origin is asked each time").isEqualTo(i);
         }
         assertThat(b.cached(key)).isNull();
-        assertThat(parts.cache().peek(key)).isNull();
+        assertThat(localCache.peek(key)).isNull();
 
         RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
         assertThat(head.status()).isEqualTo(status);
@@ -94,13 +94,13 @@ class RedirectsTest extends HttpOriginClusterTest {
             Response answer = given().redirects().follow(false).get("/cache/" + key);
             answer.then().statusCode(302)
                     .header("Location", "/cache/" + target)
-                    .header(CacheResource.SERVED_BY, local ? appAddress() : b.address());
+                    .header(CacheAnswers.SERVED_BY, local ? appAddress() : b.address());
             RawHttp.Answer head = RawHttp.head(RestAssured.port, "/cache/" + key);
             assertThat(head.header("Location")).isEqualTo("/cache/" + target);
         }
 
         Response followed = given().redirects().follow(true).get("/cache/" + key);
-        followed.then().statusCode(200).header(CacheResource.CACHE, org.hamcrest.Matchers.oneOf("MISS", "HIT"));
+        followed.then().statusCode(200).header(CacheAnswers.CACHE, org.hamcrest.Matchers.oneOf("MISS", "HIT"));
         // the test origin names its keys by path, without the query
         assertThat(followed.asByteArray()).isEqualTo(HttpTestOrigin.defaultBody("moved/" + key));
         assertThat(origin.requests("moved/" + key)).as("the redirect's target fetched once, through its owner").isEqualTo(1);

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 
-import io.ketama.router.forwarding.ForwardSecret;
-import io.ketama.router.forwarding.HttpForwarding;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.http.HttpForwarding;
 import io.ketama.router.serving.DemoOrigin;
 import java.time.Duration;
 import java.util.HashMap;
@@ -49,11 +49,11 @@ abstract class SharedSecretForwardsTest extends ClusterTest {
     void aMemberThatSharesTheSecretServesTheForwards() {
         String key = cluster.keyWhere(Set.of("s"), s -> is(s.owner(), sharing.member()), cluster::cachedByNoMember);
         given().header("X-Ketama-Features", "s").get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, sharing.address())
-                .header(CacheResource.CACHE, "MISS");
+                .header(CacheAnswers.SERVED_BY, sharing.address())
+                .header(CacheAnswers.CACHE, "MISS");
         given().header("X-Ketama-Features", "s").get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, sharing.address())
-                .header(CacheResource.CACHE, "HIT");
+                .header(CacheAnswers.SERVED_BY, sharing.address())
+                .header(CacheAnswers.CACHE, "HIT");
         assertThat(sharing.cached(key)).isNotNull();
     }
 
@@ -63,8 +63,8 @@ abstract class SharedSecretForwardsTest extends ClusterTest {
         for (int i = 0; i < 3; i++) {
             String key = cluster.keyWhere(Set.of("s"), s -> is(s.owner(), stranger.member()), cluster::cachedByNoMember);
             byte[] body = given().header("X-Ketama-Features", "s").get("/cache/" + key).then().statusCode(200)
-                    .header(CacheResource.OWNER, stranger.address())
-                    .header(CacheResource.SERVED_BY, not(stranger.address()))
+                    .header(CacheAnswers.OWNER, stranger.address())
+                    .header(CacheAnswers.SERVED_BY, not(stranger.address()))
                     .extract().asByteArray();
             assertThat(body).isEqualTo(DemoOrigin.contentFor(key));
             assertThat(stranger.cached(key)).isNull();

@@ -131,7 +131,7 @@ class SheddingTest extends ClusterTest {
             if (f.isDone()) {
                 try {
                     Response r = f.get();
-                    out.add(r.statusCode() + " " + r.header(CacheResource.SERVED_BY) + " " + (r.statusCode() == 200 ? "" : r.asString()));
+                    out.add(r.statusCode() + " " + r.header(CacheAnswers.SERVED_BY) + " " + (r.statusCode() == 200 ? "" : r.asString()));
                 } catch (Exception e) {
                     out.add(e.toString());
                 }
@@ -191,15 +191,15 @@ class SheddingTest extends ClusterTest {
         // a key of the held member without features: its next candidate serves it
         String withStandIn = keys(Set.of(), s -> is(held, s.owner()) && is(spare, s.candidates().get(1)), 1).get(0);
         given().get("/cache/" + withStandIn).then().statusCode(200)
-                .header(CacheResource.OWNER, held.address())
-                .header(CacheResource.SERVED_BY, spare.address())
-                .header(CacheResource.FAILOVER, "1");
+                .header(CacheAnswers.OWNER, held.address())
+                .header(CacheAnswers.SERVED_BY, spare.address())
+                .header(CacheAnswers.FAILOVER, "1");
 
         assertThat(heldRequests).as("the held requests, still held while the others were answered")
                 .noneMatch(Future::isDone);
         gate.get().complete(null);
         for (Future<Response> f : heldRequests) {
-            f.get(60, TimeUnit.SECONDS).then().statusCode(200).header(CacheResource.SERVED_BY, held.address());
+            f.get(60, TimeUnit.SECONDS).then().statusCode(200).header(CacheAnswers.SERVED_BY, held.address());
         }
         String metrics = given().get("/q/metrics").then().extract().asString();
         assertThat(metrics).containsPattern("ketama_router_forward_busy_total\\{[^}]*member=\""
@@ -219,7 +219,7 @@ class SheddingTest extends ClusterTest {
         assertThat(heldRequests).noneMatch(Future::isDone);
         gate.get().complete(null);
         for (Future<Response> f : heldRequests) {
-            f.get(60, TimeUnit.SECONDS).then().statusCode(200).header(CacheResource.CACHE, "MISS");
+            f.get(60, TimeUnit.SECONDS).then().statusCode(200).header(CacheAnswers.CACHE, "MISS");
         }
     }
 

@@ -67,8 +67,8 @@ class SingleFlightTest extends ClusterTest {
             for (Future<Response> f : answers) {
                 Response r = f.get(60, TimeUnit.SECONDS);
                 r.then().statusCode(200)
-                        .header(CacheResource.SERVED_BY, owner.address())
-                        .header(CacheResource.CACHE, "MISS");
+                        .header(CacheAnswers.SERVED_BY, owner.address())
+                        .header(CacheAnswers.CACHE, "MISS");
                 assertThat(r.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
             }
             assertThat(owner.originFetches).as("origin requests in all").hasValue(1);
@@ -76,7 +76,7 @@ class SingleFlightTest extends ClusterTest {
             // this member's near copy of the owner's answer (NEAR); the owner holds it either way
             Response next = given().get("/cache/" + key);
             next.then().statusCode(200);
-            assertThat(next.header(CacheResource.CACHE)).isIn("HIT", "NEAR");
+            assertThat(next.header(CacheAnswers.CACHE)).isIn("HIT", "NEAR");
             assertThat(next.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
             assertThat(owner.cached(key)).as("cached by its owner").isNotNull();
             assertThat(owner.originFetches).hasValue(1);

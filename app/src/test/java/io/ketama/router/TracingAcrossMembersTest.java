@@ -104,7 +104,7 @@ class TracingAcrossMembersTest extends ClusterTest {
         assertThat(tracing).as("built with tracing on").isNotSameAs(Tracing.OFF);
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), owner.member()));
         given().header("traceparent", CLIENT_PARENT).get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, owner.address()).header(CacheResource.CACHE, "MISS");
+                .header(CacheAnswers.SERVED_BY, owner.address()).header(CacheAnswers.CACHE, "MISS");
 
         // wait for the spans asserted below, not for a count: the entry's HTTP server span ends last, once the
         // answer is written, and over http the forward adds the client's and the owner's HTTP spans (7 in all;
@@ -138,7 +138,7 @@ class TracingAcrossMembersTest extends ClusterTest {
 
         spans.reset();
         given().header("traceparent", CLIENT_PARENT).get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.CACHE, "HIT");
+                .header(CacheAnswers.CACHE, "HIT");
         List<SpanData> again = spansOf(CLIENT_TRACE, t -> has(t, "ketama route", 1) && has(t, "ketama serve", 1));
         assertThat(one(again, "ketama route").getAttributes().get(CACHE)).isEqualTo("HIT");
         assertThat(one(again, "ketama serve").getAttributes().get(CACHE)).isEqualTo("HIT");
@@ -152,7 +152,7 @@ class TracingAcrossMembersTest extends ClusterTest {
         other.stopServing();
         try {
             given().header("traceparent", CLIENT_PARENT).get("/cache/" + key).then().statusCode(200)
-                    .header(CacheResource.SERVED_BY, owner.address());
+                    .header(CacheAnswers.SERVED_BY, owner.address());
         } finally {
             other.resumeServing();
         }

@@ -109,7 +109,7 @@ abstract class TransportsTest extends ClusterTest {
     @Test
     @Order(0)
     void theConfiguredTransportCarriesTheForwards() {
-        assertThat(parts.transport()).isEqualTo(transport());
+        assertThat(appForwarder.transport()).isEqualTo(transport());
     }
 
     @Test
@@ -119,14 +119,14 @@ abstract class TransportsTest extends ClusterTest {
         String key = cluster.keyWhere(Set.of(), s -> is(s.owner(), b.member()), cluster::cachedByNoMember);
         Response first = given().get("/cache/" + key);
         first.then().statusCode(200)
-                .header(CacheResource.SERVED_BY, b.address())
-                .header(CacheResource.CACHE, "MISS")
+                .header(CacheAnswers.SERVED_BY, b.address())
+                .header(CacheAnswers.CACHE, "MISS")
                 .contentType("text/plain; charset=ISO-8859-1");
         assertThat(first.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
         assertThat(b.cached(key)).isNotNull();
         given().get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, b.address())
-                .header(CacheResource.CACHE, "HIT");
+                .header(CacheAnswers.SERVED_BY, b.address())
+                .header(CacheAnswers.CACHE, "HIT");
         assertThat(b.originFetches).hasValue(1);
     }
 
@@ -149,8 +149,8 @@ abstract class TransportsTest extends ClusterTest {
             Response answer = given().redirects().follow(false).header("X-Ketama-Features", "moved").get("/cache/" + key);
             answer.then().statusCode(307)
                     .header("Location", "/elsewhere/" + key)
-                    .header(CacheResource.SERVED_BY, redirecting.address())
-                    .header(CacheResource.CACHE, "MISS");
+                    .header(CacheAnswers.SERVED_BY, redirecting.address())
+                    .header(CacheAnswers.CACHE, "MISS");
             assertThat(answer.asString()).isEqualTo("see /elsewhere/" + key);
         }
         assertThat(redirecting.cached(key)).isNull();
@@ -162,7 +162,7 @@ abstract class TransportsTest extends ClusterTest {
     void anOriginAnswerTooLargeThereIsA502SayingSo() {
         String key = cluster.keyWhere(Set.of("large"), s -> is(s.owner(), tooLarge.member()));
         given().header("X-Ketama-Features", "large").get("/cache/" + key).then().statusCode(502)
-                .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue())
+                .header(CacheAnswers.FAILOVER, org.hamcrest.Matchers.nullValue())
                 .body("type", org.hamcrest.Matchers.equalTo("urn:ketama-router:problem:origin-answer-too-large"))
                 .body("detail", org.hamcrest.Matchers.containsString("ketama.router.origin.max-body-bytes"))
                 .body("detail", org.hamcrest.Matchers.containsString("this member takes at most 65536 bytes"));
@@ -183,10 +183,10 @@ abstract class TransportsTest extends ClusterTest {
         largeKeys.add(key);
         Response answer = given().header("X-Ketama-Features", "larger").get("/cache/" + key);
         answer.then().statusCode(200)
-                .header(CacheResource.OWNER, larger.address())
-                .header(CacheResource.SERVED_BY, appAddress())
-                .header(CacheResource.CACHE, "BYPASS")
-                .header(CacheResource.FAILOVER, "1");
+                .header(CacheAnswers.OWNER, larger.address())
+                .header(CacheAnswers.SERVED_BY, appAddress())
+                .header(CacheAnswers.CACHE, "BYPASS")
+                .header(CacheAnswers.FAILOVER, "1");
         assertThat(answer.asByteArray()).isEqualTo(DemoOrigin.contentFor(key));
         assertThat(larger.cached(key)).as("the owner took it, under its own limit").isNotNull();
         assertThat(larger.originFetches).as("the retry was answered from the owner's cache").hasValue(1);
@@ -203,7 +203,7 @@ abstract class TransportsTest extends ClusterTest {
     @Test
     @Order(2)
     void aReplyThisMemberHasNoRoomForIsA503NeitherFailedOverNorHeldAgainstTheOwner() {
-        io.ketama.router.serving.BodyBudget budget = parts.bodyBudget();
+        io.ketama.router.serving.BodyBudget budget = bodyBudget;
         Cluster.await(() -> "no body held before the test; held " + budget.usedBytes(), () -> budget.usedBytes() == 0);
         String key = cluster.keyWhere(Set.of("mid"), s -> is(s.owner(), mid.member()), cluster::cachedByNoMember);
         TestMember other = midToo; // the next candidate: the only other member with the feature
@@ -213,7 +213,7 @@ abstract class TransportsTest extends ClusterTest {
             for (int i = 0; i < 4; i++) {
                 given().header("X-Ketama-Features", "mid").get("/cache/" + key).then().statusCode(503)
                         .header("Retry-After", "1")
-                        .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue())
+                        .header(CacheAnswers.FAILOVER, org.hamcrest.Matchers.nullValue())
                         .body("type", org.hamcrest.Matchers.equalTo("urn:ketama-router:problem:overloaded"))
                         .body("detail", org.hamcrest.Matchers.containsString("ketama.router.admission.max-buffered-bytes"))
                         .body("detail", org.hamcrest.Matchers.containsString("no room for"))
@@ -234,9 +234,9 @@ abstract class TransportsTest extends ClusterTest {
 
         Response served = given().header("X-Ketama-Features", "mid").get("/cache/" + key);
         served.then().statusCode(200)
-                .header(CacheResource.SERVED_BY, mid.address())
-                .header(CacheResource.CACHE, "HIT")
-                .header(CacheResource.FAILOVER, org.hamcrest.Matchers.nullValue());
+                .header(CacheAnswers.SERVED_BY, mid.address())
+                .header(CacheAnswers.CACHE, "HIT")
+                .header(CacheAnswers.FAILOVER, org.hamcrest.Matchers.nullValue());
         assertThat(served.asByteArray()).hasSize(MID_BODY_BYTES);
         Cluster.await(() -> "the reply's bytes given back once written; held " + budget.usedBytes(), () -> budget.usedBytes() == 0);
     }
@@ -248,9 +248,9 @@ abstract class TransportsTest extends ClusterTest {
         try {
             String key = cluster.keyWhere(Set.of("edge"), s -> is(s.owner(), b.member()), cluster::cachedByNoMember);
             given().header("X-Ketama-Features", "edge").get("/cache/" + key).then().statusCode(200)
-                    .header(CacheResource.OWNER, b.address())
-                    .header(CacheResource.SERVED_BY, c.address())
-                    .header(CacheResource.FAILOVER, "1");
+                    .header(CacheAnswers.OWNER, b.address())
+                    .header(CacheAnswers.SERVED_BY, c.address())
+                    .header(CacheAnswers.FAILOVER, "1");
         } finally {
             b.resumeServing();
         }
@@ -261,11 +261,11 @@ abstract class TransportsTest extends ClusterTest {
     void aMemberThatCrashesIsFailedOverAtOnce() {
         String key = cluster.keyWhere(Set.of("edge"), s -> is(s.owner(), c.member()), cluster::cachedByNoMember);
         given().header("X-Ketama-Features", "edge").get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.SERVED_BY, c.address());
+                .header(CacheAnswers.SERVED_BY, c.address());
         c.crash();
         given().header("X-Ketama-Features", "edge").get("/cache/" + key).then().statusCode(200)
-                .header(CacheResource.OWNER, c.address())
-                .header(CacheResource.SERVED_BY, org.hamcrest.Matchers.not(c.address()));
+                .header(CacheAnswers.OWNER, c.address())
+                .header(CacheAnswers.SERVED_BY, org.hamcrest.Matchers.not(c.address()));
         cluster.awaitRingOfLiveMembers();
     }
 }

@@ -17,7 +17,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
  * Serves a key through its failover candidates: the owner first, then each further distinct
@@ -33,7 +32,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * memory is this one, and the next candidate's reply, or a bypass's answer, would need the same
  * room here. And when no candidate served because those that did not fail were busy (their
  * bulkheads full, or no room for origin work there), the chain ends with
- * {@link OverloadedException} instead of adding origin fetches to an overloaded cluster.
+ * {@link OverloadedException} instead of adding origin fetches to an overloaded cluster. Which
+ * failure is which is its {@link FailureKind}.
  *
  * <p>Bounded loads ({@link OwnerLoad}): with {@code spill} on, the request to the owner, when it is
  * another member, lets it spill the key past its bound ({@link SpilledException}). A spilled key
@@ -220,7 +220,8 @@ public final class FailoverChain {
                     return;
                 }
                 Throwable cause = Failures.cause(failure);
-                if (cause instanceof SpilledException) {
+                FailureKind kind = FailureKind.of(cause);
+                if (kind.spills()) {
                     spilled = true;
                     if (index == limit) {
                         index--; // no other candidate may take it: the owner again, final this time
@@ -230,11 +231,11 @@ public final class FailoverChain {
                     next();
                     return;
                 }
-                if (cause instanceof OriginUnavailableException || cause instanceof NoRoomForReplyException) {
+                if (kind.endsTheChain()) {
                     result.completeExceptionally(cause);
                     return;
                 }
-                busy |= cause instanceof BulkheadException || cause instanceof OverloadedException;
+                busy |= kind.busy();
                 failed(candidate, cause);
                 next();
             });

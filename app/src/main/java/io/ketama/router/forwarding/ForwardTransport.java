@@ -1,8 +1,8 @@
 package io.ketama.router.forwarding;
 
-import io.ketama.router.tracing.TraceContext;
 import com.hazelcast.cluster.Member;
 import io.ketama.router.serving.Served;
+import io.ketama.router.tracing.TraceContext;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -28,13 +28,13 @@ public interface ForwardTransport extends AutoCloseable {
     /**
      * As {@link #forward(Member, String)}; with {@code spillable}, {@code target} may answer that it is
      * past its bound ({@link SpilledException}) instead of serving, where it speaks
-     * {@link ChannelVersion#SPILLS} or later (an older member is sent a plain request, which it serves).
+     * {@link io.ketama.router.forwarding.channel.ChannelVersion#SPILLS} or later (an older member is sent a plain request, which it serves).
      */
     CompletionStage<Served> forward(Member target, String key, boolean spillable);
 
     /**
      * As {@link #forward(Member, String, boolean)}, carrying {@code trace} (null: untraced) to a target
-     * that speaks {@link ChannelVersion#TRACES} or later; an older target is sent the untraced request.
+     * that speaks {@link io.ketama.router.forwarding.channel.ChannelVersion#TRACES} or later; an older target is sent the untraced request.
      * A transport that carries no trace context forwards untraced.
      */
     default CompletionStage<Served> forward(Member target, String key, boolean spillable, TraceContext trace) {

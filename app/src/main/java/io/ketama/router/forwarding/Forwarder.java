@@ -1,10 +1,11 @@
 package io.ketama.router.forwarding;
 
-import io.ketama.router.tracing.TraceContext;
 import com.hazelcast.cluster.Member;
+import io.ketama.router.forwarding.guard.MemberGuard;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
+import io.ketama.router.tracing.TraceContext;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -24,6 +25,10 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * <p>Neither a missing origin answer, nor a busy member, nor a member that publishes no usable port
  * for the transport, nor a reply this member had no room to hold is the member failing: they
  * neither trip its breaker nor are retried on it.
+ *
+ * <p>Calls go one way: this class hands the guard the forward as a value ({@link ForwardAttempt}),
+ * which the guard tries and retries through {@link TransportAttempts}; nothing the guard runs calls
+ * back into this class.
  */
 public final class Forwarder {
 
@@ -44,19 +49,16 @@ public final class Forwarder {
         }
     };
 
-    private final ForwardTransport transport;
     private final ForwardSettings settings;
     private final ConcurrentMap<UUID, MemberGuard> guards = new ConcurrentHashMap<>();
-    private volatile Set<UUID> members;
     private volatile GuardWatcher watcher = NO_WATCHER;
-    private final AttemptTimeLimit timeLimit;
+    /** What each try does; the guards run the tries, this class only hands them over. */
+    private final TransportAttempts attempts;
 
     /** @param members the cluster's members now; keep it current with {@link #membersNow} */
     public Forwarder(ForwardTransport transport, ForwardSettings settings, Set<UUID> members) {
-        this.transport = transport;
         this.settings = settings;
-        this.timeLimit = new AttemptTimeLimit(settings.timeout());
-        this.members = Set.copyOf(members);
+        this.attempts = new TransportAttempts(transport, new AttemptTimeLimit(settings.timeout()), members);
     }
 
     /**
@@ -84,21 +86,15 @@ public final class Forwarder {
     public CompletionStage<Served> forward(Member target, String key, boolean spillable, TraceContext trace) {
         // Checked before the guard too: a stale selection may still name a member that left, and
         // a guard made for it again would outlive it until the next membership change.
-        if (!members.contains(target.getUuid())) {
-            return CompletableFuture.failedFuture(gone(target));
+        if (!attempts.present(target)) {
+            return CompletableFuture.failedFuture(TransportAttempts.gone(target));
         }
-        return guardFor(target).call(() -> members.contains(target.getUuid())
-                ? timeLimit.limit(transport.forward(target, key, spillable, trace), target)
-                : CompletableFuture.failedFuture(gone(target)));
-    }
-
-    private static MemberGoneException gone(Member target) {
-        return new MemberGoneException("member " + Members.address(target) + " has left the cluster");
+        return guardFor(target).call(new ForwardAttempt(attempts, target, key, spillable, trace));
     }
 
     /** The cluster's members now; drops the guards of those gone (their breakers die with them). */
     public void membersNow(Set<UUID> present) {
-        members = Set.copyOf(present);
+        attempts.membersNow(present);
         for (Map.Entry<UUID, MemberGuard> entry : guards.entrySet()) {
             if (!present.contains(entry.getKey()) && guards.remove(entry.getKey(), entry.getValue())) {
                 watcher.dropped(entry.getValue());
@@ -114,11 +110,11 @@ public final class Forwarder {
 
     /** Forward attempts that ran out of time so far (each failed over, or retried on the same member). */
     public long timedOut() {
-        return timeLimit.timedOut();
+        return attempts.timedOut();
     }
 
     public TransportKind transport() {
-        return transport.kind();
+        return attempts.transport().kind();
     }
 
     /** The guard of one member, made on first use. */
@@ -136,7 +132,7 @@ public final class Forwarder {
         // The member may have left since forward() checked: membersNow may have passed over the
         // map before the guard was in it, or dropped it before it was made. Dropped here, after
         // made, its meters cannot outlive it.
-        if (!members.contains(target.getUuid())) {
+        if (!attempts.present(target)) {
             guards.remove(target.getUuid(), made);
             watcher.dropped(made);
         }

@@ -74,6 +74,21 @@ public final class HotKeys {
      * @param clock    nanoseconds ({@link System#nanoTime})
      */
     public HotKeys(int top, int minCount, java.time.Duration window, LongSupplier clock) {
+        check(top, minCount, window);
+        this.top = top;
+        this.minCount = minCount;
+        this.windowNanos = window.toNanos();
+        this.clock = clock;
+        this.threshold = minCount;
+        this.halvedAt = clock.getAsLong();
+    }
+
+    /**
+     * The ranges of {@link #HotKeys}'s settings ({@code ketama.router.hot-keys.*}).
+     *
+     * @throws IllegalArgumentException naming the setting below its key, the value and the range
+     */
+    public static void check(int top, int minCount, java.time.Duration window) {
         if (top < 1 || top > 1024) {
             throw new IllegalArgumentException(".top: must be 1 to 1024 keys, e.g. 32; was " + top);
         }
@@ -85,12 +100,6 @@ public final class HotKeys {
             throw new IllegalArgumentException(".window: must be " + MIN_WINDOW.toMillis() + " ms to " + MAX_WINDOW.toHours()
                     + " h, e.g. 1s; was " + window);
         }
-        this.top = top;
-        this.minCount = minCount;
-        this.windowNanos = window.toNanos();
-        this.clock = clock;
-        this.threshold = minCount;
-        this.halvedAt = clock.getAsLong();
     }
 
     /** Counts one request for {@code key}. */

@@ -38,18 +38,27 @@ public final class NearCache {
     private final Duration ttl;
 
     /**
-     * @param maxBytes the most heap its copies take, at least 1
-     * @param ttl      how long a copy serves after it was received, more than 0
-     * @param hot      which keys are hot here
-     * @param ticker   Caffeine's clock ({@link Ticker#systemTicker()}; a test's own)
+     * The ranges of {@link #NearCache}'s settings ({@code ketama.router.near-cache.*}).
+     *
+     * @throws IllegalArgumentException naming the setting below its key, the value and the range
      */
-    public NearCache(long maxBytes, Duration ttl, HotKeys hot, Ticker ticker) {
+    public static void check(long maxBytes, Duration ttl) {
         if (maxBytes < 1) {
             throw new IllegalArgumentException(".max-bytes: must be 1 to " + Long.MAX_VALUE + " bytes, e.g. 16M; was " + maxBytes);
         }
         if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofHours(1)) > 0) {
             throw new IllegalArgumentException(".ttl: must be more than 0 and at most 1 h, e.g. 1s; was " + ttl);
         }
+    }
+
+    /**
+     * @param maxBytes the most heap its copies take, at least 1
+     * @param ttl      how long a copy serves after it was received, more than 0
+     * @param hot      which keys are hot here
+     * @param ticker   Caffeine's clock ({@link Ticker#systemTicker()}; a test's own)
+     */
+    public NearCache(long maxBytes, Duration ttl, HotKeys hot, Ticker ticker) {
+        check(maxBytes, ttl);
         this.hot = Objects.requireNonNull(hot, "hot");
         this.maxBytes = maxBytes;
         this.ttl = ttl;

@@ -42,6 +42,16 @@ public record LoadSettings(boolean enabled, double factor, Duration window, long
         }
     }
 
+    /** These settings with another window and floor ({@code ketama.router.bounded-load.*}), checked. */
+    public LoadSettings withWindow(Duration window, long minRate) {
+        return new LoadSettings(enabled, factor, window, minRate);
+    }
+
+    /** These settings with the extension's switch and factor ({@code quarkus.ketama.bounded-load.*}), checked. */
+    public LoadSettings switched(boolean enabled, double factor) {
+        return new LoadSettings(enabled, factor, window, minRate);
+    }
+
     /** {@link #minRate} as requests a window, rounded up. */
     long minPerWindow() {
         return (long) Math.ceil(minRate * (window.toNanos() / 1e9));

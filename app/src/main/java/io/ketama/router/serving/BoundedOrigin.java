@@ -22,10 +22,15 @@ public final class BoundedOrigin implements Origin {
      */
     public BoundedOrigin(Origin origin, int maxInFlight) {
         this.origin = Objects.requireNonNull(origin, "origin");
+        check(maxInFlight);
+        this.maxInFlight = maxInFlight;
+    }
+
+    /** @throws IllegalArgumentException when {@code maxInFlight < 1} */
+    public static void check(int maxInFlight) {
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("origin max in flight must be >= 1, was " + maxInFlight);
         }
-        this.maxInFlight = maxInFlight;
     }
 
     @Override

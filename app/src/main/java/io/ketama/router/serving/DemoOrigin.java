@@ -38,11 +38,16 @@ public final class DemoOrigin implements Origin {
     private final Duration delay;
 
     public DemoOrigin(Duration delay) {
+        check(delay);
+        this.delay = delay;
+    }
+
+    /** @throws IllegalArgumentException when {@code delay} is negative */
+    public static void check(Duration delay) {
         Objects.requireNonNull(delay, "delay");
         if (delay.isNegative()) {
             throw new IllegalArgumentException("demo origin delay must be >= 0, was " + delay);
         }
-        this.delay = delay;
     }
 
     /** The body the demo origin answers for {@code key}, without the delay. */

@@ -28,7 +28,13 @@ import java.util.concurrent.TimeoutException;
  */
 public final class HttpOrigin implements Origin {
 
-    /** The largest body taken where none is given: {@code ketama.router.origin.max-body-bytes}'s default, 16 MiB. */
+    /**
+     * The key that bounds every body a member takes, from the origin or from another member: named
+     * once here, for the settings and for every refusal that tells an operator which key to raise.
+     */
+    public static final String MAX_BODY_BYTES_KEY = "ketama.router.origin.max-body-bytes";
+
+    /** The largest body taken where none is given: {@value #MAX_BODY_BYTES_KEY}'s default, 16 MiB. */
     public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
     private final Vertx vertx;
@@ -39,6 +45,36 @@ public final class HttpOrigin implements Origin {
     private final BodyBudget budget;
     private final HttpClient client;
     private final RequestOptions template;
+
+    /**
+     * The configured values this origin is made from, checked: the rule start-up applies
+     * ({@code ketama.router.origin.*}) and the constructor's.
+     *
+     * @return {@code baseUrl} as a URI
+     * @throws IllegalArgumentException when {@code baseUrl} is not an absolute http(s) URL with a host
+     *                                  and without query or fragment, or a number is out of range
+     */
+    public static URI check(String baseUrl, Duration timeout, int maxConnections) {
+        URI uri;
+        try {
+            uri = URI.create(baseUrl.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("origin base URL '" + baseUrl + "' is not a URL: " + e.getMessage(), e);
+        }
+        boolean https = "https".equalsIgnoreCase(uri.getScheme());
+        if (!(https || "http".equalsIgnoreCase(uri.getScheme()))
+                || uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("origin base URL '" + baseUrl
+                    + "' must be an absolute http:// or https:// URL with a host and no query or fragment");
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("origin timeout must be > 0, was " + timeout);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("origin max connections must be >= 1, was " + maxConnections);
+        }
+        return uri;
+    }
 
     /**
      * @param baseUrl        an absolute http or https URL; a trailing slash is ignored
@@ -72,24 +108,8 @@ public final class HttpOrigin implements Origin {
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(budget, "budget");
-        URI uri;
-        try {
-            uri = URI.create(baseUrl.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("origin base URL '" + baseUrl + "' is not a URL: " + e.getMessage(), e);
-        }
+        URI uri = check(baseUrl, timeout, maxConnections);
         boolean https = "https".equalsIgnoreCase(uri.getScheme());
-        if (!(https || "http".equalsIgnoreCase(uri.getScheme()))
-                || uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw new IllegalArgumentException("origin base URL '" + baseUrl
-                    + "' must be an absolute http:// or https:// URL with a host and no query or fragment");
-        }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("origin timeout must be > 0, was " + timeout);
-        }
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("origin max connections must be >= 1, was " + maxConnections);
-        }
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("origin max body bytes must be >= 1, was " + maxBodyBytes);
         }

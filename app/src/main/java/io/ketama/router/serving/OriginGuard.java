@@ -35,7 +35,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  * until its own deadline. Keep this one above that one. Numbers: with the defaults a request waits
  * at most 5 s for a slow HTTP origin, and 2 × connect time + 75 ms for a refusing one.
  *
- * <p>The forward path has its own guard instead ({@code forwarding.MemberGuard}): this interceptor
+ * <p>The forward path has its own guard instead ({@code forwarding.guard.MemberGuard}): this interceptor
  * chain cost 8.6 % of the entry member's CPU there (load-tests/RESULTS.md, run 21), where a call
  * costs 50 µs; an origin fetch costs milliseconds.
  */

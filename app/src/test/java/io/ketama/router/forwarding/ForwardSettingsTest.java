@@ -3,6 +3,7 @@ package io.ketama.router.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ketama.router.forwarding.guard.MemberGuard;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * ports), and the event loops the test's clients and servers run on. {@link #close()} shuts the
  * members down, then the event loops; close what runs on them (servers, clients) first.
  */
-final class LoopbackPeers implements AutoCloseable {
+public final class LoopbackPeers implements AutoCloseable {
 
     private final String clusterName;
     private final StartedMembers members = new StartedMembers();
@@ -30,22 +30,22 @@ final class LoopbackPeers implements AutoCloseable {
     private HazelcastInstance first;
 
     /** Peers of a cluster named {@code ketama-test-<random UUID>}. */
-    LoopbackPeers() {
+    public LoopbackPeers() {
         this("ketama-test-" + UUID.randomUUID());
     }
 
     /** @param clusterName a name no other test run on the machine uses ({@link LoopbackHazelcast#clusterName}, say) */
-    LoopbackPeers(String clusterName) {
+    public LoopbackPeers(String clusterName) {
         this.clusterName = clusterName;
     }
 
-    /** Starts a member that publishes {@code attributes} ({@link PeerEndpoints#BINARY_PORT}, say). */
-    HazelcastInstance start(Map<String, String> attributes) {
+    /** Starts a member that publishes {@code attributes} ({@link io.ketama.router.forwarding.channel.PeerEndpoints#BINARY_PORT}, say). */
+    public HazelcastInstance start(Map<String, String> attributes) {
         return start(config -> attributes.forEach(config.getMemberAttributeConfig()::setAttribute));
     }
 
     /** Starts a member with what {@code setUp} adds to its configuration (executors, attributes). */
-    HazelcastInstance start(Consumer<Config> setUp) {
+    public HazelcastInstance start(Consumer<Config> setUp) {
         List<Integer> join = first == null ? List.of() : List.of(first.getCluster().getLocalMember().getAddress().getPort());
         Config config = LoopbackHazelcast.anyFreePort(clusterName, join);
         config.setProperty("hazelcast.logging.type", "jdk");
@@ -58,7 +58,7 @@ final class LoopbackPeers implements AutoCloseable {
     }
 
     /** Waits up to {@code within} until the first member sees {@code n} members, and fails unless it does. */
-    void awaitMembers(int n, Duration within) throws InterruptedException {
+    public void awaitMembers(int n, Duration within) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (first.getCluster().getMembers().size() < n && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -67,7 +67,7 @@ final class LoopbackPeers implements AutoCloseable {
     }
 
     /** A Vert.x of {@code threads} event loops of its own (a member's, or the caller's), closed with these peers. */
-    Vertx eventLoops(int threads) {
+    public Vertx eventLoops(int threads) {
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(threads));
         eventLoops.add(vertx);
         return vertx;

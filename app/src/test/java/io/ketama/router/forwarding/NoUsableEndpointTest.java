@@ -4,8 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.forwarding.binary.BinaryForwardClient;
+import io.ketama.router.forwarding.binary.BinaryForwardServer;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.forwarding.guard.MemberGuard;
+import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
@@ -48,7 +55,8 @@ class NoUsableEndpointTest {
         peers.awaitMembers(3, Duration.ofSeconds(60));
         ownerReceiver.attach(new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 16),
                 Members.address(owner.getCluster().getLocalMember())));
-        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30));
+        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
     }
 
     @AfterAll

@@ -1,0 +1,26 @@
+package io.ketama.router;
+
+import io.quarkus.runtime.LaunchMode;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/** Makes the one {@link RouterSettings} of this member, validated from {@link RouterConfig} once. */
+final class RouterSettingsProducer {
+
+    private RouterSettingsProducer() {
+    }
+
+    @Produces
+    @Singleton
+    static RouterSettings settings(RouterConfig config) {
+        return RouterSettings.from(config, httpPort());
+    }
+
+    /** The HTTP port as configured; 0 when Quarkus picks one at start, too late to publish. */
+    static int httpPort() {
+        boolean test = LaunchMode.current() == LaunchMode.TEST;
+        return ConfigProvider.getConfig().getOptionalValue(test ? "quarkus.http.test-port" : "quarkus.http.port", Integer.class)
+                .orElse(test ? 8081 : 8080);
+    }
+}

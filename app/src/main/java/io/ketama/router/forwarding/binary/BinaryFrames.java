@@ -1,0 +1,486 @@
+package io.ketama.router.forwarding.binary;
+
+import io.ketama.router.forwarding.channel.ChannelVersion;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.Served;
+import io.ketama.router.tracing.TraceContext;
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The binary channel's frames. Every frame is {@code int length} (of what follows), {@code int id}
+ * (the request it belongs to, chosen by the sender of the request), {@code byte kind}, then:
+ * <ul>
+ *   <li>{@link #SERVE} (request): the key's bytes, one per char (ISO-8859-1);</li>
+ *   <li>{@link #SERVE_SPILLABLE} (request, since version 3): as {@code SERVE}, and the member may answer
+ *       {@link RemoteFailure#SPILLED} instead of serving it where it is past its bound; sent only to a
+ *       member that publishes version 3 or later;</li>
+ *   <li>{@link #SERVE_TRACED} (request, since version 4): {@code byte} flags (bit 0: spillable, as
+ *       {@code SERVE_SPILLABLE}), {@code short} traceparent length, its ISO-8859-1 bytes, {@code short}
+ *       tracestate length, its ISO-8859-1 bytes, then the key's bytes to the end (as {@code SERVE}); sent
+ *       only to a member that publishes version 4 or later, and only for a forward that has a
+ *       {@link TraceContext} (tracing on): an untraced forward is {@code SERVE} or {@code SERVE_SPILLABLE}
+ *       as before, byte for byte;</li>
+ *   <li>{@link #SERVED} (reply): {@code byte} cache status ordinal, {@code short} HTTP status,
+ *       {@code short} content-type length, its ISO-8859-1 bytes, then the body to the end;</li>
+ *   <li>{@link #REDIRECTED} (reply, an answer with a {@code Location}: a redirect): {@code byte} 0,
+ *       then as {@link #SERVED} up to the content type, then {@code short} location length, its
+ *       UTF-8 bytes, then the body to the end. (A member older than this kind read the 0 as a
+ *       failure code it did not know; every member of {@link ChannelVersion} 1 knows it.)</li>
+ *   <li>{@link #FAILED} (reply): {@code byte} {@link RemoteFailure} code, then a UTF-8 message;</li>
+ *   <li>{@link #HELLO} (the first frame of a connection, where the members share a
+ *       {@link ForwardSecret}): the secret's ASCII bytes; id 0, never answered unless refused;</li>
+ *   <li>{@link #VERSION} (since version 2; the connecting member's first frame, after any
+ *       {@code HELLO}, and the answer to it): {@code byte} the {@link ChannelVersion} its sender
+ *       speaks; id {@link #CONTROL_ID}, which no request uses, so the {@code FAILED} a version-1
+ *       member answers it with ("unknown request kind") belongs to no forward.</li>
+ * </ul>
+ * Big-endian throughout. Replies may come in any order.
+ *
+ * <p>What a reader takes from the network is bounded before it is kept: a member takes request
+ * frames of at most {@link #MAX_REQUEST_FRAME} bytes, a forwarding member replies up to
+ * {@link #MAX_FRAME} (each admitted from its head, before its body is kept) and every other frame
+ * up to {@link #MAX_CONTROL_FRAME}. A length out of these bounds ends the connection.
+ */
+final class BinaryFrames {
+
+    static final byte SERVE = 1;
+    static final byte SERVED = 2;
+    static final byte FAILED = 3;
+    static final byte HELLO = 4;
+    static final byte REDIRECTED = 5;
+    static final byte VERSION = 6;
+    static final byte SERVE_SPILLABLE = 7;
+    static final byte SERVE_TRACED = 8;
+    /** {@link #SERVE_TRACED}'s flag: the receiver may spill it. */
+    static final int FLAG_SPILLABLE = 1;
+    /** The id of frames that belong to no request ({@link #VERSION}); requests count up from 0. */
+    static final int CONTROL_ID = -1;
+    /** Bytes of length, id and kind. */
+    static final int HEADER = 9;
+    /** Largest frame either side accepts (length field); a longer one ends the connection. */
+    static final int MAX_FRAME = 256 * 1024 * 1024;
+    /**
+     * Largest body a reply carries: {@link #MAX_FRAME} less 256 KiB, more than the rest of a reply
+     * can take (id, kind, cache status, HTTP status, a content type and a {@code Location} of at
+     * most 65,535 bytes each by their length fields: 131,083 bytes), so no reply frame is ever
+     * longer than {@link #MAX_FRAME}. {@code ketama.router.origin.max-body-bytes} is held to it.
+     */
+    static final int MAX_BODY = MAX_FRAME - 256 * 1024;
+    /**
+     * Largest request frame a member takes (its length field): a key of up to 8 KiB (the longest a
+     * client may send) or a {@link #HELLO}, with room to spare. A member holds at most this much of
+     * one connection's incomplete request, whoever is on the other end; a longer one ends the
+     * connection.
+     */
+    static final int MAX_REQUEST_FRAME = 64 * 1024;
+    /** Largest frame other than a reply a forwarding member takes ({@link #FAILED}, {@link #VERSION}, an unknown kind). */
+    static final int MAX_CONTROL_FRAME = 64 * 1024;
+    /**
+     * A reply's bytes are kept in a buffer of its whole frame's size only once its body is admitted,
+     * or when its frame is no longer than this (a content type of up to 64 KiB lies before the body's
+     * length is known): a length field alone never makes a reader allocate more.
+     */
+    static final int EAGER_BYTES = 64 * 1024 + 32;
+
+    private static final CacheStatus[] STATUSES = CacheStatus.values();
+
+    private BinaryFrames() {
+    }
+
+    static Buffer serve(int id, String key) {
+        return serve(id, key, SERVE);
+    }
+
+    /** A request of {@code kind}, {@link #SERVE} or {@link #SERVE_SPILLABLE}. */
+    static Buffer serve(int id, String key, byte kind) {
+        Buffer b = Buffer.buffer(HEADER + key.length());
+        b.appendInt(5 + key.length()).appendInt(id).appendByte(kind);
+        return b.appendString(key, "ISO-8859-1");
+    }
+
+    /** A {@link #SERVE_TRACED} request: {@code key} carrying {@code trace}, {@code spillable} or not. */
+    static Buffer serveTraced(int id, String key, boolean spillable, TraceContext trace) {
+        String parent = trace.traceparent();
+        String state = trace.tracestate();
+        int length = 5 + 1 + 2 + parent.length() + 2 + state.length() + key.length();
+        Buffer b = Buffer.buffer(4 + length);
+        b.appendInt(length).appendInt(id).appendByte(SERVE_TRACED)
+                .appendByte((byte) (spillable ? FLAG_SPILLABLE : 0))
+                .appendShort((short) parent.length()).appendString(parent, "ISO-8859-1")
+                .appendShort((short) state.length()).appendString(state, "ISO-8859-1");
+        return b.appendString(key, "ISO-8859-1");
+    }
+
+    /**
+     * What a {@link #SERVE_TRACED} frame at {@code start} of {@code length} asks.
+     *
+     * @return null where its length fields run past the frame (a malformed request)
+     */
+    static TracedRequest tracedRequest(Buffer frames, int start, int length) {
+        int end = start + 4 + length;
+        int p = start + HEADER;
+        if (p + 3 > end) {
+            return null;
+        }
+        int flags = frames.getByte(p);
+        int parentLength = frames.getShort(p + 1) & 0xFFFF;
+        int s = p + 3 + parentLength;
+        if (s + 2 > end) {
+            return null;
+        }
+        int stateLength = frames.getShort(s) & 0xFFFF;
+        int k = s + 2 + stateLength;
+        if (k > end) {
+            return null;
+        }
+        TraceContext trace = new TraceContext(frames.getString(p + 3, s, "ISO-8859-1"), frames.getString(s + 2, k, "ISO-8859-1"));
+        String key = k == end ? null : frames.getString(k, end, "ISO-8859-1");
+        return new TracedRequest(key, (flags & FLAG_SPILLABLE) != 0, trace);
+    }
+
+    /** A {@link #SERVE_TRACED} request read: its key (null: empty), whether spillable, its trace context. */
+    record TracedRequest(String key, boolean spillable, TraceContext trace) {
+    }
+
+    static Buffer served(int id, Served served) {
+        OriginAnswer answer = served.answer();
+        if (answer.location() != null) {
+            return redirected(id, served);
+        }
+        String type = answer.contentType();
+        int length = 5 + 1 + 2 + 2 + type.length() + answer.body().length;
+        Buffer b = Buffer.buffer(4 + length);
+        b.appendInt(length).appendInt(id).appendByte(SERVED)
+                .appendByte((byte) served.cache().ordinal())
+                .appendShort((short) answer.status())
+                .appendShort((short) type.length())
+                .appendString(type, "ISO-8859-1");
+        return b.appendBytes(answer.body());
+    }
+
+    private static Buffer redirected(int id, Served served) {
+        OriginAnswer answer = served.answer();
+        String type = answer.contentType();
+        byte[] location = answer.location().getBytes(StandardCharsets.UTF_8);
+        int length = 5 + 1 + 1 + 2 + 2 + type.length() + 2 + location.length + answer.body().length;
+        Buffer b = Buffer.buffer(4 + length);
+        b.appendInt(length).appendInt(id).appendByte(REDIRECTED)
+                .appendByte((byte) 0)
+                .appendByte((byte) served.cache().ordinal())
+                .appendShort((short) answer.status())
+                .appendShort((short) type.length())
+                .appendString(type, "ISO-8859-1")
+                .appendShort((short) location.length)
+                .appendBytes(location);
+        return b.appendBytes(answer.body());
+    }
+
+    /**
+     * Whether a {@link #SERVED} or {@link #REDIRECTED} frame can carry {@code served}: its body
+     * within {@link #MAX_BODY}, its content type within its length field. A member whose origin is
+     * bounded ({@code ketama.router.origin.max-body-bytes}) never serves one that does not fit.
+     */
+    static boolean fits(Served served) {
+        return served.answer().body().length <= MAX_BODY && served.answer().contentType().length() <= 0xFFFF;
+    }
+
+    /** A failure any member can read (its code as {@link ChannelVersion} 1 knows it). */
+    static Buffer failed(int id, RemoteFailure failure, String message) {
+        return failed(id, failure, message, ChannelVersion.UNSAID);
+    }
+
+    /** A failure for a peer that speaks {@code version}: a code newer than it is sent as {@link RemoteFailure#FAILED}. */
+    static Buffer failed(int id, RemoteFailure failure, String message, int version) {
+        byte[] text = message.getBytes(StandardCharsets.UTF_8);
+        Buffer b = Buffer.buffer(HEADER + 1 + text.length);
+        b.appendInt(5 + 1 + text.length).appendInt(id).appendByte(FAILED).appendByte((byte) ChannelVersion.code(failure, version));
+        return b.appendBytes(text);
+    }
+
+    /** Says that its sender speaks {@code version}. */
+    static Buffer version(int version) {
+        return Buffer.buffer(HEADER + 1).appendInt(6).appendInt(CONTROL_ID).appendByte(VERSION).appendByte((byte) version);
+    }
+
+    /** The version a {@link #VERSION} frame says; 0 where it says none (an empty frame). */
+    static int versionOf(Buffer frames, int start, int length) {
+        return length < 6 ? 0 : frames.getByte(start + HEADER) & 0xFF;
+    }
+
+    /** Whether {@code kind} is a reply that carries a body ({@link #SERVED}, {@link #REDIRECTED}). */
+    static boolean isReply(byte kind) {
+        return kind == SERVED || kind == REDIRECTED;
+    }
+
+    static Buffer hello(ForwardSecret secret) {
+        byte[] bytes = secret.bytes();
+        return Buffer.buffer(HEADER + bytes.length).appendInt(5 + bytes.length).appendInt(0).appendByte(HELLO).appendBytes(bytes);
+    }
+
+    /** The secret a {@link #HELLO} frame shows. */
+    static byte[] secret(Buffer frames, int start, int length) {
+        return frames.getBytes(start + HEADER, start + 4 + length);
+    }
+
+    /** The key of a {@link #SERVE} frame at {@code start} (its length field) of {@code length}. */
+    static String key(Buffer frames, int start, int length) {
+        return frames.getString(start + HEADER, start + 4 + length, "ISO-8859-1");
+    }
+
+    /** The {@link Served} of a {@link #SERVED} frame, served by {@code member}. */
+    static Served served(Buffer frames, int start, int length, String member) {
+        return served(frames, start, length, member, null, 0);
+    }
+
+    /**
+     * The {@link Served} of a {@link #SERVED} frame, served by {@code member}, holding
+     * {@code heldBytes} taken from {@code budget} for its body (none where {@code budget} is null).
+     */
+    static Served served(Buffer frames, int start, int length, String member, BodyBudget budget, long heldBytes) {
+        int p = start + HEADER;
+        CacheStatus cache = STATUSES[frames.getByte(p)];
+        int status = frames.getShort(p + 1) & 0xFFFF;
+        int typeLength = frames.getShort(p + 3) & 0xFFFF;
+        String type = frames.getString(p + 5, p + 5 + typeLength, "ISO-8859-1");
+        byte[] body = frames.getBytes(p + 5 + typeLength, start + 4 + length);
+        return served(new OriginAnswer(status, type, body), cache, member, budget, heldBytes);
+    }
+
+    /** The {@link Served} of a {@link #REDIRECTED} frame, served by {@code member}. */
+    static Served redirected(Buffer frames, int start, int length, String member) {
+        return redirected(frames, start, length, member, null, 0);
+    }
+
+    /** As {@link #served(Buffer, int, int, String, BodyBudget, long)}, of a {@link #REDIRECTED} frame. */
+    static Served redirected(Buffer frames, int start, int length, String member, BodyBudget budget, long heldBytes) {
+        int p = start + HEADER + 1;
+        CacheStatus cache = STATUSES[frames.getByte(p)];
+        int status = frames.getShort(p + 1) & 0xFFFF;
+        int typeLength = frames.getShort(p + 3) & 0xFFFF;
+        String type = frames.getString(p + 5, p + 5 + typeLength, "ISO-8859-1");
+        int l = p + 5 + typeLength;
+        int locationLength = frames.getShort(l) & 0xFFFF;
+        String location = frames.getString(l + 2, l + 2 + locationLength, "UTF-8");
+        byte[] body = frames.getBytes(l + 2 + locationLength, start + 4 + length);
+        return served(new OriginAnswer(status, type, body, location), cache, member, budget, heldBytes);
+    }
+
+    private static Served served(OriginAnswer answer, CacheStatus cache, String member, BodyBudget budget, long heldBytes) {
+        return budget == null ? new Served(answer, cache, member) : Served.received(answer, cache, member, budget, heldBytes);
+    }
+
+    static RemoteFailure failure(Buffer frames, int start) {
+        return RemoteFailure.ofCode(frames.getByte(start + HEADER));
+    }
+
+    static String failureMessage(Buffer frames, int start, int length) {
+        return frames.getString(start + HEADER + 1, start + 4 + length, "UTF-8");
+    }
+
+    /**
+     * The body length of the {@link #SERVED} or {@link #REDIRECTED} frame at {@code start} (its
+     * length field) of {@code length}, of which {@code available} bytes are at hand: known from the
+     * frame's length and the length fields before the body (a redirect's {@code Location} need not
+     * have arrived, its content type must); -1 until they have, or for a frame of another kind.
+     */
+    static long replyBodyLength(Buffer frames, int start, int length, int available) {
+        if (available < HEADER) {
+            return -1;
+        }
+        byte kind = frames.getByte(start + 8);
+        int p = start + HEADER;
+        if (kind == REDIRECTED) {
+            p++;
+        } else if (kind != SERVED) {
+            return -1;
+        }
+        // cache status, HTTP status, content-type length
+        if (p + 5 > start + available) {
+            return -1;
+        }
+        int typeLength = frames.getShort(p + 3) & 0xFFFF;
+        int head = p + 5 + typeLength;
+        if (kind == REDIRECTED) {
+            if (head + 2 > start + available) {
+                return -1;
+            }
+            head += 2 + (frames.getShort(head) & 0xFFFF);
+        }
+        return start + 4L + length - head;
+    }
+
+    /**
+     * Cuts a byte stream into frames: feed it what the socket reads, it calls back once per whole
+     * frame with the buffer, the frame's start and its length field. With a {@link ReplyAdmission},
+     * each {@link #SERVED} or {@link #REDIRECTED} frame is put to it once, as soon as the length
+     * fields before its body have arrived (at most 64 KiB and 16 bytes of it: a content type of up
+     * to 64 KiB lies before the last of them), before any of its body is kept: a body too large, or
+     * one this member has no room for, is refused there, and the frame's remaining bytes are let go
+     * as they arrive, never kept, so the connection carries the frames after it. Not thread-safe:
+     * one per connection, fed on its event loop.
+     *
+     * <p>What it holds is bounded by what it was made for, never by what a length field claims: a
+     * frame longer than its {@code maxFrame} (or, with an admission, a frame other than a reply
+     * longer than {@link #MAX_CONTROL_FRAME}) ends the stream with an {@link IllegalStateException};
+     * a reply longer than {@link #EAGER_BYTES} gets a buffer of its size only once admitted.
+     */
+    static final class Reader {
+
+        interface FrameHandler {
+            void frame(Buffer buffer, int start, int length, int id, byte kind);
+        }
+
+        /** Told of a reply whose body is past the reader's limit; its bytes are not kept. */
+        interface RefusalHandler {
+            void refused(int id, long bodyBytes);
+        }
+
+        /**
+         * Decides, once per reply frame and before any of its body is kept, whether the frame is
+         * kept: the frame then reaches the {@link FrameHandler} whole (unless the stream ends
+         * first); refused, its bytes are let go as they arrive and it reaches no one.
+         */
+        interface ReplyAdmission {
+            boolean admit(int id, long bodyBytes);
+        }
+
+        private final FrameHandler handler;
+        /** Null: every frame is kept. */
+        private final ReplyAdmission admission;
+        /** The longest length field taken. */
+        private final int maxFrame;
+        private Buffer rest;
+        /** The capacity {@link #rest} was made with. */
+        private int restCapacity;
+        /** Bytes of a refused frame still to come, let go as they arrive. */
+        private long skipping;
+        /** Whether the frame at the head of {@link #rest} was admitted already (it is asked once). */
+        private boolean admitted;
+
+        /** A reader that keeps every frame up to {@link #MAX_FRAME}: for a stream whose sender is trusted. */
+        Reader(FrameHandler handler) {
+            this(handler, MAX_FRAME);
+        }
+
+        /** A reader that keeps every frame up to {@code maxFrame} (a member's requests: {@link #MAX_REQUEST_FRAME}). */
+        Reader(FrameHandler handler, int maxFrame) {
+            this(handler, null, maxFrame);
+        }
+
+        /** A reader that refuses reply bodies larger than {@code maxReplyBody}, telling {@code refusals}. */
+        Reader(FrameHandler handler, long maxReplyBody, RefusalHandler refusals) {
+            this(handler, (id, bodyBytes) -> {
+                if (bodyBytes <= maxReplyBody) {
+                    return true;
+                }
+                refusals.refused(id, bodyBytes);
+                return false;
+            });
+        }
+
+        /**
+         * A reader that keeps only the reply frames {@code admission} admits, up to {@link #MAX_FRAME},
+         * and every other frame up to {@link #MAX_CONTROL_FRAME}.
+         */
+        Reader(FrameHandler handler, ReplyAdmission admission) {
+            this(handler, admission, MAX_FRAME);
+        }
+
+        private Reader(FrameHandler handler, ReplyAdmission admission, int maxFrame) {
+            this.handler = handler;
+            this.admission = admission;
+            this.maxFrame = maxFrame;
+        }
+
+        /**
+         * @throws IllegalStateException when a frame announces a length out of range (the
+         *                               connection is then unusable)
+         */
+        void feed(Buffer data) {
+            int from = 0;
+            if (skipping > 0) { // rest is null while a refused frame goes by
+                from = (int) Math.min(skipping, data.length());
+                skipping -= from;
+                if (from == data.length()) {
+                    return;
+                }
+            }
+            Buffer buffer = data;
+            if (rest != null) {
+                buffer = rest.appendBuffer(data);
+                restCapacity = Math.max(restCapacity, buffer.length()); // grown by the append, if at all
+            }
+            int pos = from;
+            int end = buffer.length();
+            while (end - pos >= 4) {
+                int length = buffer.getInt(pos);
+                if (length < 5 || length > maxFrame) {
+                    rest = null;
+                    throw new IllegalStateException("frame length " + length + " out of range 5.." + maxFrame);
+                }
+                if (admission != null && !admitted) {
+                    if (end - pos >= HEADER && length > MAX_CONTROL_FRAME && !isReply(buffer.getByte(pos + 8))) {
+                        rest = null;
+                        throw new IllegalStateException("a frame of kind " + buffer.getByte(pos + 8) + " of " + length
+                                + " bytes: only a reply may be longer than " + MAX_CONTROL_FRAME);
+                    }
+                    long body = replyBodyLength(buffer, pos, length, end - pos);
+                    if (body >= 0) {
+                        if (!admission.admit(buffer.getInt(pos + 4), body)) {
+                            long after = pos + 4L + length;
+                            if (after <= end) {
+                                pos = (int) after;
+                                continue;
+                            }
+                            skipping = after - end;
+                            pos = end;
+                            break;
+                        }
+                        admitted = true;
+                    }
+                }
+                if (end - pos - 4 < length) {
+                    break;
+                }
+                admitted = false; // the next frame is asked afresh
+                handler.frame(buffer, pos, length, buffer.getInt(pos + 4), buffer.getByte(pos + 8));
+                pos += 4 + length;
+            }
+            rest = pos == end ? null : rest(buffer, pos, end);
+        }
+
+        /** Bytes this reader holds now of a frame not yet whole (the capacity of its buffer). */
+        int heldBytes() {
+            return rest == null ? 0 : Math.max(restCapacity, rest.length());
+        }
+
+        /**
+         * What is kept of an incomplete frame until the next read. A frame of 16 MiB arrives in
+         * some 256 reads: copying what arrived so far at each of them would move 2 GiB, so the part
+         * already held in a buffer of its own is kept as it is, and a new part is copied once into a
+         * buffer sized for its whole frame (known once its length field is in), which the next reads
+         * fill without growing it. A reply longer than {@link #EAGER_BYTES} gets that buffer only
+         * once admitted; until then only what arrived is kept.
+         */
+        private Buffer rest(Buffer buffer, int pos, int end) {
+            int have = end - pos;
+            int want = have;
+            if (have >= 4) {
+                int whole = 4 + buffer.getInt(pos);
+                if (admission == null || admitted || whole <= EAGER_BYTES) {
+                    want = Math.max(whole, have);
+                }
+            }
+            if (pos == 0 && buffer == rest && restCapacity >= want) {
+                return rest;
+            }
+            restCapacity = want;
+            return Buffer.buffer(want).appendBuffer(buffer, pos, have);
+        }
+    }
+}

@@ -1,0 +1,244 @@
+package io.ketama.router.forwarding.binary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.forwarding.ForwardFailedException;
+import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.forwarding.NotServingException;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.BoundedOrigin;
+import io.ketama.router.serving.CacheStatus;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.serving.OriginAnswerTooLargeException;
+import io.ketama.router.serving.OriginUnavailableException;
+import io.ketama.router.serving.OverloadedException;
+import io.ketama.router.serving.Served;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The binary channel between real members on 127.0.0.1: keys served by the target's receiver,
+ * many forwards at once on one connection answered out of order, failures carried back as the
+ * exceptions failover acts on, and a channel that closes under forwards failing them at once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BinaryForwardClientTest {
+
+    private final LoopbackPeers peers = new LoopbackPeers();
+    private final CompletableFuture<Void> slowRelease = new CompletableFuture<>();
+    private final CompletableFuture<Void> holdRelease = new CompletableFuture<>();
+    private Vertx callerVertx;
+    private HazelcastInstance owner;
+    private HazelcastInstance noChannel;
+    private BinaryForwardServer ownerServer;
+    private ForwardReceiver ownerReceiver;
+    private KeyServer ownerKeys;
+    private BinaryForwardClient client;
+
+    @BeforeAll
+    void start() throws Exception {
+        callerVertx = peers.eventLoops(2);
+        Vertx ownerVertx = peers.eventLoops(2);
+        ownerReceiver = new ForwardReceiver();
+        ownerServer = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, ownerReceiver);
+        peers.start(Map.of());
+        owner = peers.start(binaryPort(ownerServer.port()));
+        noChannel = peers.start(Map.of());
+        peers.awaitMembers(3, Duration.ofSeconds(30));
+        DemoOrigin demo = new DemoOrigin(Duration.ZERO);
+        ownerKeys = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> {
+            if (key.startsWith("down")) {
+                return CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null));
+            }
+            if (key.startsWith("too-large")) {
+                return CompletableFuture.failedFuture(new OriginAnswerTooLargeException("origin answered " + key
+                        + " with a body of more than 65536 bytes"));
+            }
+            if (key.startsWith("hold")) {
+                return holdRelease.thenCompose(v -> demo.fetch(key));
+            }
+            if (key.startsWith("slow")) {
+                return slowRelease.thenCompose(v -> demo.fetch(key));
+            }
+            if (key.startsWith("404")) {
+                return CompletableFuture.completedFuture(new OriginAnswer(404, "text/x-none", new byte[] {1, 2}));
+            }
+            return demo.fetch(key);
+        }, 64), Members.address(owner.getCluster().getLocalMember()));
+        ownerReceiver.attach(ownerKeys);
+        client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
+    }
+
+    /** The attribute of a member whose binary channel listens on {@code port}. */
+    private static Map<String, String> binaryPort(int port) {
+        return Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(port));
+    }
+
+    @AfterAll
+    void stop() {
+        slowRelease.complete(null);
+        holdRelease.complete(null);
+        client.close();
+        ownerServer.close();
+        peers.close();
+    }
+
+    private Member ownerMember() {
+        return owner.getCluster().getLocalMember();
+    }
+
+    private CompletableFuture<Served> forward(Member target, String key) {
+        return client.forward(target, key).toCompletableFuture();
+    }
+
+    @Test
+    void theTargetServesFromItsOwnCacheAndStatusAndTypePassThrough() throws Exception {
+        Served first = forward(ownerMember(), "bin-1").get(30, TimeUnit.SECONDS);
+        assertThat(first.cache()).isEqualTo(CacheStatus.MISS);
+        assertThat(first.servedBy()).isEqualTo(Members.address(ownerMember()));
+        assertThat(first.answer().body()).isEqualTo(DemoOrigin.contentFor("bin-1"));
+        assertThat(first.answer().contentType()).isEqualTo("text/plain; charset=ISO-8859-1");
+        assertThat(ownerKeys.cache().peek("bin-1")).isNotNull();
+        assertThat(forward(ownerMember(), "bin-1").get(30, TimeUnit.SECONDS).cache()).isEqualTo(CacheStatus.HIT);
+
+        Served notFound = forward(ownerMember(), "404-x").get(30, TimeUnit.SECONDS);
+        assertThat(notFound.answer()).isEqualTo(new OriginAnswer(404, "text/x-none", new byte[] {1, 2}));
+    }
+
+    @Test
+    void keysOfAnyByteAndLengthArriveUnchanged() throws Exception {
+        StringBuilder odd = new StringBuilder("raw-");
+        for (int b = 0; b < 256; b++) {
+            odd.append((char) b);
+        }
+        String key = odd + "k".repeat(8_000);
+        assertThat(forward(ownerMember(), key).get(30, TimeUnit.SECONDS).answer().body()).isEqualTo(DemoOrigin.contentFor(key));
+    }
+
+    @Test
+    void aHitIsAnsweredWhileAMissOnTheSameChannelStillWaits() throws Exception {
+        forward(ownerMember(), "bin-hit").get(30, TimeUnit.SECONDS);
+        CompletableFuture<Served> slow = forward(ownerMember(), "slow-1");
+        Served hit = forward(ownerMember(), "bin-hit").get(30, TimeUnit.SECONDS);
+        assertThat(hit.cache()).isEqualTo(CacheStatus.HIT);
+        assertThat(slow).isNotDone();
+        slowRelease.complete(null);
+        assertThat(slow.get(30, TimeUnit.SECONDS).answer().body()).isEqualTo(DemoOrigin.contentFor("slow-1"));
+    }
+
+    @Test
+    void failuresOnTheTargetComeBackAsTheExceptionsFailoverActsOn() {
+        assertThat(forward(ownerMember(), "down-1")).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginUnavailableException.class)
+                .withMessageContaining("origin refused down-1");
+        ownerReceiver.detach();
+        try {
+            assertThat(forward(ownerMember(), "bin-2")).failsWithin(30, TimeUnit.SECONDS)
+                    .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(NotServingException.class);
+        } finally {
+            ownerReceiver.attach(ownerKeys);
+        }
+        KeyServer busy = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> new CompletableFuture<>(), 1), "busy");
+        ownerReceiver.attach(busy);
+        try {
+            forward(ownerMember(), "busy-1"); // takes the one slot and never answers
+            assertThat(forward(ownerMember(), "busy-2")).failsWithin(30, TimeUnit.SECONDS)
+                    .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OverloadedException.class);
+        } finally {
+            ownerReceiver.attach(ownerKeys);
+        }
+    }
+
+    /**
+     * An origin answer too large for the target comes back as such (not a failure of the member),
+     * on a channel that stays open: a forward under way on the same connection is answered after it.
+     */
+    @Test
+    void anAnswerTooLargeComesBackAsSuchAndTheChannelItCameOnStaysOpen() throws Exception {
+        io.vertx.core.Context loop = callerVertx.getOrCreateContext();
+        CompletableFuture<CompletableFuture<Served>> held = new CompletableFuture<>();
+        CompletableFuture<CompletableFuture<Served>> refused = new CompletableFuture<>();
+        loop.runOnContext(v -> { // one event loop, so one connection carries both
+            held.complete(client.forward(ownerMember(), "hold-1").toCompletableFuture());
+            refused.complete(client.forward(ownerMember(), "too-large-1").toCompletableFuture());
+        });
+        assertThat(refused.get(30, TimeUnit.SECONDS)).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginAnswerTooLargeException.class)
+                .withMessageContaining("too-large-1 with a body of more than 65536 bytes");
+        CompletableFuture<Served> underWay = held.get(30, TimeUnit.SECONDS);
+        assertThat(underWay).as("the forward under way on that connection is not failed by it").isNotDone();
+        holdRelease.complete(null);
+        assertThat(underWay.get(30, TimeUnit.SECONDS).answer().body()).isEqualTo(DemoOrigin.contentFor("hold-1"));
+    }
+
+    @Test
+    void aMemberThatPublishesNoChannelCannotBeForwardedTo() {
+        assertThat(forward(noChannel.getCluster().getLocalMember(), "k")).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(ForwardFailedException.class)
+                .withMessageContaining("no " + PeerEndpoints.BINARY_PORT);
+    }
+
+    @Test
+    void aChannelThatClosesFailsItsForwardsAtOnceAndTheNextForwardConnectsAgain() throws Exception {
+        Vertx otherVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        ForwardReceiver held = new ForwardReceiver();
+        held.attach(new KeyServer(new LocalCache(1 << 20), key -> new CompletableFuture<>(), "held"));
+        BinaryForwardServer dying = BinaryForwardServer.start(otherVertx, "127.0.0.1", 0, held);
+        int port = dying.port();
+        HazelcastInstance target = peers.start(binaryPort(port));
+        try {
+            List<CompletableFuture<Served>> underWay = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                underWay.add(forward(target.getCluster().getLocalMember(), "held-" + i));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (held.inFlight() < 20 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(held.inFlight()).isEqualTo(20);
+            dying.close();
+            otherVertx.close();
+            // failed by the closed connection, long before the 30 s expiry of this client
+            for (CompletableFuture<Served> f : underWay) {
+                assertThat(f).failsWithin(10, TimeUnit.SECONDS)
+                        .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(ForwardFailedException.class)
+                        .withMessageContaining("forwards under way");
+            }
+            // each event loop of the client had its own connection; once every one has seen its close,
+            // the next forward connects again and is refused at once
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String last = "";
+            while (!last.contains("cannot connect") && System.nanoTime() < until) {
+                CompletableFuture<Served> after = forward(target.getCluster().getLocalMember(), "after");
+                assertThat(after).failsWithin(10, TimeUnit.SECONDS)
+                        .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(ForwardFailedException.class);
+                last = after.handle((s, e) -> String.valueOf(e)).join();
+            }
+            assertThat(last).contains("cannot connect");
+        } finally {
+            target.getLifecycleService().terminate();
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.ketama.router.forwarding.binary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.forwarding.SpilledException;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.load.FixedLoads;
+import io.ketama.router.load.OwnerLoad;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Served;
+import io.vertx.core.Vertx;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Channel version 3 (bounded loads) on the binary channel: a spillable request reaches an owner past
+ * its bound as such and comes back spilled; a plain one is served whatever the owner's load; an owner
+ * spills only what its sender marked spillable on a channel of version 3.
+ */
+class BinarySpillTest {
+    private static KeyServer keyServer(String address) {
+        return new KeyServer(new LocalCache(1 << 20), new DemoOrigin(Duration.ZERO), address);
+    }
+
+    private static Throwable cause(java.util.concurrent.CompletionStage<Served> stage) {
+        try {
+            stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void overTheBinaryChannelAnOwnerPastItsBoundSpillsOnlyWhatItsSenderLetsIt() throws Exception {
+        try (LoopbackPeers peers = new LoopbackPeers()) {
+            Vertx loops = peers.eventLoops(1);
+            peers.start(Map.of());
+            ForwardReceiver receiver = new ForwardReceiver();
+            OwnerLoad full = FixedLoads.full();
+            receiver.attach(keyServer("owner"), full);
+            BinaryForwardServer server = BinaryForwardServer.start(peers.eventLoops(1), "127.0.0.1", 0, receiver);
+            Member v3 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
+                    PeerEndpoints.CHANNEL_VERSION, "3")).getCluster().getLocalMember();
+            Member v2 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
+                    PeerEndpoints.CHANNEL_VERSION, "2")).getCluster().getLocalMember();
+            peers.awaitMembers(3, Duration.ofSeconds(30));
+            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                    new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
+            try {
+                assertThat(cause(client.forward(v3, "k", true))).as("spillable, to a member that says 3")
+                        .isInstanceOf(SpilledException.class);
+                assertThat(cause(client.forward(v3, "k", false))).as("final: served past the bound").isNull();
+                assertThat(cause(client.forward(v2, "k", true))).as("to a member that says 2: sent as a plain request").isNull();
+                assertThat(full.spilled()).isEqualTo(1);
+                assertThat(full.inWindow()).as("the two served").isEqualTo(2);
+            } finally {
+                client.close();
+                server.close();
+            }
+
+            // by hand: the spillable kind on a connection that never said its version is served
+            BinaryForwardServer raw = BinaryForwardServer.start(peers.eventLoops(1), "127.0.0.1", 0, receiver);
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), raw.port())) {
+                s.setSoTimeout(10_000);
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                out.write(BinaryFrames.serve(1, "raw", BinaryFrames.SERVE_SPILLABLE).getBytes());
+                assertThat(reply(in)).as("no version frame: version 1, nothing spills").isEqualTo(BinaryFrames.SERVED);
+                out.write(BinaryFrames.version(3).getBytes());
+                assertThat(reply(in)).isEqualTo(BinaryFrames.VERSION);
+                out.write(BinaryFrames.serve(2, "raw", BinaryFrames.SERVE_SPILLABLE).getBytes());
+                byte[] failure = new byte[1];
+                assertThat(reply(in, failure)).isEqualTo(BinaryFrames.FAILED);
+                assertThat(failure[0]).as("SPILLED").isEqualTo((byte) RemoteFailure.SPILLED.code());
+                out.write(BinaryFrames.serve(3, "raw", BinaryFrames.SERVE).getBytes());
+                assertThat(reply(in)).as("a plain request on the same connection").isEqualTo(BinaryFrames.SERVED);
+            } finally {
+                raw.close();
+            }
+        }
+    }
+
+    private static byte reply(DataInputStream in) throws IOException {
+        return reply(in, new byte[1]);
+    }
+
+    /** Reads one frame; its kind, and its first body byte into {@code first}. */
+    private static byte reply(DataInputStream in, byte[] first) throws IOException {
+        int length = in.readInt();
+        in.readInt();
+        byte kind = in.readByte();
+        byte[] rest = new byte[length - 5];
+        in.readFully(rest);
+        if (rest.length > 0) {
+            first[0] = rest[0];
+        }
+        return kind;
+    }
+}

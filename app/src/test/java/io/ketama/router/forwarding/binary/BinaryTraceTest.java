@@ -1,0 +1,169 @@
+package io.ketama.router.forwarding.binary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.forwarding.channel.ForwardSecret;
+import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.load.FixedLoads;
+import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.HttpOrigin;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.tracing.RouteSpan;
+import io.ketama.router.tracing.TraceContext;
+import io.ketama.router.tracing.Tracing;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Channel version 4 (trace context) on the binary channel: a traced forward to a member that
+ * publishes 4 reaches its receiver with the {@code traceparent} and {@code tracestate} it was sent;
+ * one to a member that publishes 3 goes as the plain request version 3 reads (and is served), and an
+ * untraced forward carries nothing; {@link BinaryFrames#SERVE_TRACED} reads back as written, keeps its
+ * spillable flag (heeded only on a channel that said version 3 or later), and one whose lengths run
+ * past its frame is refused, the connection carrying on.
+ */
+class BinaryTraceTest {
+    private static final TraceContext TRACE = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "vendor=opaque,other=x");
+
+    /** Records the context each forwarded key came with; makes no span. */
+    private static final class Recording implements Tracing {
+        final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public RouteSpan entry(String key) {
+            return null;
+        }
+
+        @Override
+        public RouteSpan served(String key, TraceContext parent) {
+            seen.add(key + " " + (parent == null ? "none" : parent.traceparent() + " " + parent.tracestate()));
+            return null;
+        }
+    }
+
+    private static KeyServer keyServer() {
+        return new KeyServer(new LocalCache(1 << 20), new DemoOrigin(Duration.ZERO), "owner");
+    }
+
+    @Test
+    void aTracedFrameReadsBackAsWritten() {
+        Buffer frame = BinaryFrames.serveTraced(7, "k-\u00e9", true, TRACE);
+        List<BinaryFrames.TracedRequest> read = new ArrayList<>();
+        new BinaryFrames.Reader((buffer, start, length, id, kind) -> {
+            assertThat(id).isEqualTo(7);
+            assertThat(kind).isEqualTo(BinaryFrames.SERVE_TRACED);
+            read.add(BinaryFrames.tracedRequest(buffer, start, length));
+        }, BinaryFrames.MAX_REQUEST_FRAME).feed(frame);
+        assertThat(read).containsExactly(new BinaryFrames.TracedRequest("k-\u00e9", true, TRACE));
+
+        Buffer plain = BinaryFrames.serveTraced(8, "k", false, new TraceContext(TRACE.traceparent(), null));
+        assertThat(BinaryFrames.tracedRequest(plain, 0, plain.getInt(0)))
+                .isEqualTo(new BinaryFrames.TracedRequest("k", false, new TraceContext(TRACE.traceparent(), "")));
+        Buffer noKey = BinaryFrames.serveTraced(9, "", false, TRACE);
+        assertThat(BinaryFrames.tracedRequest(noKey, 0, noKey.getInt(0)).key()).as("an empty key reads as none").isNull();
+    }
+
+    @Test
+    void aTracedFrameWhoseLengthsRunPastItIsNotRead() {
+        // flags, then a traceparent length of 200 in a frame that holds 3 bytes of it
+        Buffer bad = Buffer.buffer().appendInt(5 + 1 + 2 + 3).appendInt(1).appendByte(BinaryFrames.SERVE_TRACED)
+                .appendByte((byte) 0).appendShort((short) 200).appendString("abc");
+        assertThat(BinaryFrames.tracedRequest(bad, 0, bad.getInt(0))).isNull();
+        Buffer cut = Buffer.buffer().appendInt(5 + 1).appendInt(1).appendByte(BinaryFrames.SERVE_TRACED).appendByte((byte) 0);
+        assertThat(BinaryFrames.tracedRequest(cut, 0, cut.getInt(0))).isNull();
+    }
+
+    @Test
+    void aTraceGoesOnlyToAMemberOfVersionFourAndOnlyWithATracedForward() throws Exception {
+        try (LoopbackPeers peers = new LoopbackPeers()) {
+            Vertx loops = peers.eventLoops(1);
+            peers.start(Map.of());
+            ForwardReceiver receiver = new ForwardReceiver();
+            Recording tracing = new Recording();
+            receiver.tracing(tracing);
+            receiver.attach(keyServer());
+            BinaryForwardServer server = BinaryForwardServer.start(peers.eventLoops(1), "127.0.0.1", 0, receiver);
+            Member v4 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
+                    PeerEndpoints.CHANNEL_VERSION, "4")).getCluster().getLocalMember();
+            Member v3 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
+                    PeerEndpoints.CHANNEL_VERSION, "3")).getCluster().getLocalMember();
+            peers.awaitMembers(3, Duration.ofSeconds(30));
+            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
+                    new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
+            try {
+                assertThat(client.forward(v4, "a", false, TRACE).toCompletableFuture().get(10, TimeUnit.SECONDS).answer().status())
+                        .isEqualTo(200);
+                client.forward(v3, "b", false, TRACE).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                client.forward(v4, "c", false, null).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                client.forward(v4, "d", false).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } finally {
+                client.close();
+                server.close();
+            }
+            assertThat(tracing.seen).containsExactly(
+                    "a " + TRACE.traceparent() + " " + TRACE.tracestate(),
+                    "b none",
+                    "c none",
+                    "d none");
+        }
+    }
+
+    @Test
+    void byHandATracedRequestIsServedSpilledOnlyAfterAVersionFrameAndABadOneIsRefused() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try {
+            ForwardReceiver receiver = new ForwardReceiver();
+            Recording tracing = new Recording();
+            receiver.tracing(tracing);
+            receiver.attach(keyServer(), FixedLoads.full());
+            BinaryForwardServer raw = BinaryForwardServer.start(vertx, "127.0.0.1", 0, receiver);
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), raw.port())) {
+                s.setSoTimeout(10_000);
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                out.write(BinaryFrames.serveTraced(1, "x", true, TRACE).getBytes());
+                assertThat(reply(in)).as("no version frame: nothing spills").isEqualTo(BinaryFrames.SERVED);
+                out.write(BinaryFrames.version(4).getBytes());
+                assertThat(reply(in)).isEqualTo(BinaryFrames.VERSION);
+                out.write(BinaryFrames.serveTraced(2, "x", true, TRACE).getBytes());
+                assertThat(reply(in)).as("spilled past the bound").isEqualTo(BinaryFrames.FAILED);
+                out.write(Buffer.buffer().appendInt(5 + 1 + 2 + 3).appendInt(3).appendByte(BinaryFrames.SERVE_TRACED)
+                        .appendByte((byte) 0).appendShort((short) 200).appendString("abc").getBytes());
+                assertThat(reply(in)).as("lengths past the frame: refused").isEqualTo(BinaryFrames.FAILED);
+                out.write(BinaryFrames.serveTraced(4, "y", false, TRACE).getBytes());
+                assertThat(reply(in)).as("the connection carries on").isEqualTo(BinaryFrames.SERVED);
+            } finally {
+                raw.close();
+            }
+            assertThat(tracing.seen).as("every request read came with its trace").hasSize(3)
+                    .allMatch(line -> line.endsWith(TRACE.traceparent() + " " + TRACE.tracestate()));
+        } finally {
+            vertx.close();
+        }
+    }
+
+    private static byte reply(DataInputStream in) throws java.io.IOException {
+        int length = in.readInt();
+        in.readInt();
+        byte kind = in.readByte();
+        in.readFully(new byte[length - 5]);
+        return kind;
+    }
+}

@@ -1,0 +1,116 @@
+package io.ketama.router.forwarding.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.ketama.router.forwarding.ForwardReceiver;
+import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.forwarding.SpilledException;
+import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.load.FixedLoads;
+import io.ketama.router.serving.DemoOrigin;
+import io.ketama.router.serving.KeyServer;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Served;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Channel version 3 (bounded loads) on the Hazelcast transport: the task carries its spillable flag
+ * where a version-2 member never reads it, and an owner past its bound spills a spillable task.
+ */
+class HazelcastSpillTest {
+    private static KeyServer keyServer(String address) {
+        return new KeyServer(new LocalCache(1 << 20), new DemoOrigin(Duration.ZERO), address);
+    }
+
+    private static Throwable cause(java.util.concurrent.CompletionStage<Served> stage) {
+        try {
+            stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The version-2 release's task: the key and its version byte, nothing after. */
+    static final class V2Task implements IdentifiedDataSerializable {
+        String key;
+        int version;
+
+        @Override
+        public int getFactoryId() {
+            return HazelcastForwarding.FACTORY_ID;
+        }
+
+        @Override
+        public int getClassId() {
+            return HazelcastForwarding.TASK;
+        }
+
+        @Override
+        public void writeData(ObjectDataOutput out) throws IOException {
+            out.writeString(key);
+            out.writeByte(2);
+        }
+
+        @Override
+        public void readData(ObjectDataInput in) throws IOException {
+            key = in.readString();
+            version = in.readByte();
+        }
+    }
+
+    @Test
+    void theHazelcastTaskCarriesItsFlagWhereAVersionTwoMemberNeverReadsIt() {
+        SerializationService current = new DefaultSerializationServiceBuilder()
+                .addDataSerializableFactory(HazelcastForwarding.FACTORY_ID, HazelcastForwarding.factory()).build();
+        SerializationService previous = new DefaultSerializationServiceBuilder()
+                .addDataSerializableFactory(HazelcastForwarding.FACTORY_ID, type -> new V2Task()).build();
+        HazelcastForwardTask spillable = current.toObject(current.toData(new HazelcastForwardTask("k", true)));
+        assertThat(spillable.spillable()).isTrue();
+        assertThat(current.<HazelcastForwardTask>toObject(current.toData(new HazelcastForwardTask("k", false))).spillable()).isFalse();
+        V2Task readByPrevious = previous.toObject(current.toData(new HazelcastForwardTask("k-é", true)));
+        assertThat(readByPrevious.key).isEqualTo("k-é");
+        V2Task old = new V2Task();
+        old.key = "k";
+        HazelcastForwardTask fromPrevious = current.toObject(previous.toData(old));
+        assertThat(fromPrevious.version()).isEqualTo(2);
+        assertThat(fromPrevious.spillable()).as("a version-2 task has no flags").isFalse();
+    }
+
+    @Test
+    void overHazelcastAnOwnerPastItsBoundSpillsASpillableTask() throws Exception {
+        try (LoopbackPeers peers = new LoopbackPeers()) {
+            Vertx loops = peers.eventLoops(1);
+            HazelcastInstance caller = peers.start(config -> HazelcastForwarding.configure(config, 4, 64));
+            ForwardReceiver receiver = new ForwardReceiver();
+            receiver.attach(keyServer("owner"), FixedLoads.full());
+            HazelcastInstance owner = peers.start(config -> {
+                HazelcastForwarding.configure(config, 4, 64);
+                config.getMemberAttributeConfig().setAttribute(PeerEndpoints.CHANNEL_VERSION, "3");
+            });
+            owner.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
+            peers.awaitMembers(2, Duration.ofSeconds(30));
+            HazelcastForwardClient client = new HazelcastForwardClient(caller, loops);
+            Member ownerMember = owner.getCluster().getLocalMember();
+            assertThat(cause(client.forward(ownerMember, "k", true))).isInstanceOf(SpilledException.class);
+            assertThat(cause(client.forward(ownerMember, "k", false))).isNull();
+            assertThat(new String(client.forward(ownerMember, "k2", false).toCompletableFuture().get(10, TimeUnit.SECONDS)
+                    .answer().body(), StandardCharsets.ISO_8859_1)).contains("k2");
+        }
+    }
+}
