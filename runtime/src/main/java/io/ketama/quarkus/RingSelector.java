@@ -14,6 +14,7 @@ import io.ketama.quarkus.runtime.MigrationSplit;
 import io.ketama.quarkus.runtime.RingBuilder;
 import io.ketama.quarkus.runtime.RingMetrics;
 import io.ketama.quarkus.runtime.RingSettings;
+import io.ketama.quarkus.runtime.ShadowCounts;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -65,6 +66,8 @@ public class RingSelector {
 
     /** Where the rings are kept current ({@link MemberLifecycle}); read once, then without a proxy per lookup. */
     private ClusterRings cluster;
+    /** Where shadow selections are counted for a ramp's brake: the rings' own counts. */
+    private ShadowCounts shadows;
 
     /** {@code quarkus.ketama.bounded-load.*}, validated at start-up with every other key. */
     private BoundedLoadSettings bounded;
@@ -80,6 +83,7 @@ public class RingSelector {
     @PostConstruct
     void init() {
         cluster = member.rings();
+        shadows = cluster.shadows();
         bounded = BoundedLoadSettings.of(config);
     }
 
@@ -123,7 +127,7 @@ public class RingSelector {
             int otherOwner = required.isEmpty() ? other.ring().points().nodeIndexForHash(otherHash) : other.nodeIndexForHash(otherHash, required);
             boolean disagreed = otherOwner != owner; // node indices are shared by both rings of a snapshot
             metrics.shadow(disagreed);
-            member.shadowSelection(disagreed);
+            shadows.count(disagreed);
         }
         if (owner < 0) {
             return new Selection(null, version, List.of());

@@ -10,13 +10,7 @@ import io.ketama.quarkus.RingSelector;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryMergedListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.core.EntryEvent;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -25,11 +19,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -122,9 +112,8 @@ final class ClusterMigration implements AutoCloseable {
     private final String self;
     private volatile MigrationState current;
     private IMap<String, String> map;
-    private ScheduledExecutorService executor;
-    private UUID entryListener;
-    private UUID lifecycleListener;
+    /** The map followed, from {@link #start} on when the state is the cluster's (null when each member keeps its own). */
+    private FollowedMap followed;
     /** The last malformed stored text reported, so it is reported once (guarded by lock). */
     private String reportedMalformed;
     /** Told of every change this member makes (not of those it follows). */
@@ -143,11 +132,7 @@ final class ClusterMigration implements AutoCloseable {
      */
     ClusterMigration(HazelcastInstance hazelcast, MigrationSource source, MigrationQuorum quorum, Consumer<MigrationState> onApply,
                      Clock clock) {
-        this(hazelcast, source, quorum, onApply, clock, r -> {
-            Thread t = new Thread(r, "ketama-migration");
-            t.setDaemon(true);
-            return t;
-        });
+        this(hazelcast, source, quorum, onApply, clock, FollowedMap.daemon("ketama-migration"));
     }
 
     /**
@@ -188,11 +173,11 @@ final class ClusterMigration implements AutoCloseable {
                     configured);
             return seed;
         }
-        map = hazelcast.getMap(MAP);
-        executor = Executors.newSingleThreadScheduledExecutor(follower);
-        // Listen before reading, so a change between the two is not missed.
-        entryListener = listen(map, new Changes(), KEY);
-        lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);
+        followed = new FollowedMap(hazelcast, MAP, follower);
+        map = followed.map();
+        // Listen before reading, so a change between the two is not missed; any change of the
+        // entry, and a split-brain merge, is a reason to read it again at once.
+        followed.listen(KEY, event -> followed.execute(this::refreshQuietly), this::refreshQuietly);
         synchronized (lock) {
             String stored = map.putIfAbsent(KEY, MigrationStateText.encode(seed));
             if (stored == null) {
@@ -219,22 +204,8 @@ final class ClusterMigration implements AutoCloseable {
                 }
             }
         }
-        executor.scheduleWithFixedDelay(this::refreshQuietly, RESYNC.toMillis(), RESYNC.toMillis(), TimeUnit.MILLISECONDS);
+        followed.rereadEvery(RESYNC, this::refreshQuietly);
         return current;
-    }
-
-    /**
-     * Registers {@code listener} for {@code key}'s entry, or returns null (logged) where Hazelcast
-     * refuses: the re-read every {@link #RESYNC} then carries the changes alone.
-     */
-    static UUID listen(IMap<String, String> map, com.hazelcast.map.listener.MapListener listener, String key) {
-        try {
-            return key == null ? map.addEntryListener(listener, true) : map.addEntryListener(listener, key, false);
-        } catch (RuntimeException e) {
-            LOG.infof("ketama: no entry events from map %s (%s); following it by reading it every %d ms", map.getName(), e,
-                    RESYNC.toMillis());
-            return null;
-        }
     }
 
     /** Tells {@code listener} of every change this member makes from now on (not of those it follows). */
@@ -564,68 +535,10 @@ final class ClusterMigration implements AutoCloseable {
         }
     }
 
-    /** After a split-brain merge this member reads the merged state at once, not within {@link #RESYNC}. */
-    private void lifecycle(LifecycleEvent event) {
-        if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
-            submit(this::refreshQuietly);
-        }
-    }
-
-    private void submit(Runnable task) {
-        try {
-            executor.execute(() -> {
-                try {
-                    task.run();
-                } catch (HazelcastInstanceNotActiveException e) {
-                    LOG.debug("ketama: migration task skipped: Hazelcast is stopping");
-                } catch (RuntimeException e) {
-                    LOG.warnf(e, "ketama: migration task failed; the state is read again within %s", RESYNC);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            LOG.debug("ketama: migration event ignored: shutting down");
-        }
-    }
-
     @Override
     public void close() {
-        if (executor != null) {
-            executor.shutdownNow();
-        }
-        try {
-            if (entryListener != null) {
-                map.removeEntryListener(entryListener);
-            }
-            if (lifecycleListener != null) {
-                hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);
-            }
-        } catch (RuntimeException e) {
-            LOG.debugf("ketama: migration listeners not removed: %s", e);
-        }
-    }
-
-    /** Any change of the entry is a reason to read it again. */
-    private final class Changes implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String>,
-            EntryRemovedListener<String, String>, EntryMergedListener<String, String> {
-
-        @Override
-        public void entryAdded(EntryEvent<String, String> event) {
-            submit(ClusterMigration.this::refreshQuietly);
-        }
-
-        @Override
-        public void entryUpdated(EntryEvent<String, String> event) {
-            submit(ClusterMigration.this::refreshQuietly);
-        }
-
-        @Override
-        public void entryRemoved(EntryEvent<String, String> event) {
-            submit(ClusterMigration.this::refreshQuietly);
-        }
-
-        @Override
-        public void entryMerged(EntryEvent<String, String> event) {
-            submit(ClusterMigration.this::refreshQuietly);
+        if (followed != null) {
+            followed.close();
         }
     }
 }

@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import io.ketama.core.RingVersion;
 import io.ketama.quarkus.ExcludedMember;
+import io.ketama.quarkus.ForwardOutcomes;
 import io.ketama.quarkus.MemberAddress;
 import io.ketama.quarkus.MemberAttributes;
 import io.ketama.quarkus.MemberInfo;
@@ -92,6 +93,8 @@ public final class ClusterRings implements AutoCloseable {
     private final MembershipWatcher watcher;
     private final ServingGate gate;
     private final MigrationRamp ramp;
+    /** The shadow selections made on these rings, for the ramp's brake. */
+    private final ShadowCounts shadows = new ShadowCounts();
     /**
      * Whether {@link #start} has started the watcher. A rebuild the board's first events ask for
      * before then builds rings of no members (it does not read members the watcher would not yet
@@ -118,9 +121,10 @@ public final class ClusterRings implements AutoCloseable {
      * Makes the parts, in the order each needs the one before; nothing joins the cluster's
      * bookkeeping or runs until {@link #start}.
      *
-     * @param rampSignals what a migration ramp's brake reads
+     * @param forwardOutcomes how the application's forwards fare, for a migration ramp's brake (a
+     *                        supplier of null: the application reports none)
      */
-    ClusterRings(HazelcastInstance hazelcast, Settings settings, RingMetrics metrics, Supplier<MigrationRamp.Signals> rampSignals) {
+    ClusterRings(HazelcastInstance hazelcast, Settings settings, RingMetrics metrics, Supplier<ForwardOutcomes> forwardOutcomes) {
         this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -143,7 +147,8 @@ public final class ClusterRings implements AutoCloseable {
         migration.onChange(s -> metrics.migrationChanged(s.origin()));
         this.watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
         this.gate = new ServingGate(board, () -> hazelcast.getCluster().getMembers(), () -> snapshot);
-        this.ramp = new MigrationRamp(migration, Objects.requireNonNull(rampSignals, "rampSignals"), Clock.systemUTC());
+        Objects.requireNonNull(forwardOutcomes, "forwardOutcomes");
+        this.ramp = new MigrationRamp(migration, () -> MigrationRamp.Signals.of(shadows, forwardOutcomes.get()), Clock.systemUTC());
     }
 
     /**
@@ -167,7 +172,7 @@ public final class ClusterRings implements AutoCloseable {
     public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
                                        MigrationSource source, Duration coalesceDelay, int minMembers) {
         ClusterRings rings = new ClusterRings(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, minMembers, null),
-                RingMetrics.NONE, () -> new MigrationRamp.Signals(0, 0, 0, 0));
+                RingMetrics.NONE, () -> null);
         rings.start();
         return rings;
     }
@@ -274,6 +279,11 @@ public final class ClusterRings implements AutoCloseable {
 
     MigrationRamp ramp() {
         return ramp;
+    }
+
+    /** Where {@link RingSelector} counts the shadow selections it makes on these rings. */
+    public ShadowCounts shadows() {
+        return shadows;
     }
 
     /**

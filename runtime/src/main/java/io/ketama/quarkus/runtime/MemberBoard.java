@@ -6,12 +6,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryMergedListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -26,9 +21,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -109,7 +101,8 @@ final class MemberBoard implements AutoCloseable {
     private final HazelcastInstance hazelcast;
     private final Consumer<String> onServingChange;
     private final IMap<String, String> map;
-    private final ScheduledExecutorService writer;
+    /** The board as this member follows it; its one thread ("the writer") writes this member's entry, re-checks it, and polls. */
+    private final FollowedMap followed;
     private final Set<String> reportedMalformed = new HashSet<>();
     private volatile MemberStatus mine;
     /** The text last written by this member (writer thread only). */
@@ -122,8 +115,6 @@ final class MemberBoard implements AutoCloseable {
     private final AtomicLong heard = new AtomicLong();
     /** The value of {@link #heard} at each member's last entry event. */
     private final Map<UUID, Long> heardAt = new java.util.concurrent.ConcurrentHashMap<>();
-    private UUID listenerId;
-    private UUID lifecycleListenerId;
     /** Serving states of the members as last polled (poller thread only). */
     private Map<UUID, ServingState> polled = Map.of();
 
@@ -134,30 +125,18 @@ final class MemberBoard implements AutoCloseable {
     MemberBoard(HazelcastInstance hazelcast, Consumer<String> onServingChange) {
         this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
         this.onServingChange = Objects.requireNonNull(onServingChange, "onServingChange");
-        this.map = hazelcast.getMap(MAP);
-        this.writer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "ketama-board");
-            t.setDaemon(true);
-            return t;
-        });
+        this.followed = new FollowedMap(hazelcast, MAP, FollowedMap.daemon("ketama-board"));
+        this.map = followed.map();
     }
 
     /** Writes this member's first status and starts listening; returns once it is written. */
     void start(MemberStatus initial) {
         mine = Objects.requireNonNull(initial, "initial");
-        listenerId = ClusterMigration.listen(map, new Changes(), null);
-        lifecycleListenerId = hazelcast.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
-                try {
-                    writer.execute(this::resync); // under the new UUID now, not within RESYNC
-                } catch (RejectedExecutionException e) {
-                    LOG.debug("ketama: board not rewritten after the merge: closing");
-                }
-            }
-        });
+        // On a merge, write the entry under the new UUID at once, not within RESYNC.
+        followed.listen(null, this::onEntryEvent, this::resync);
         flush();
-        writer.scheduleWithFixedDelay(this::resync, RESYNC.toMillis(), RESYNC.toMillis(), TimeUnit.MILLISECONDS);
-        writer.schedule(this::pollAndReschedule, POLL.toMillis(), TimeUnit.MILLISECONDS);
+        followed.rereadEvery(RESYNC, this::resync);
+        followed.schedule(this::pollAndReschedule, POLL);
     }
 
     /** This member's status as last changed (perhaps not yet written). */
@@ -170,17 +149,16 @@ final class MemberBoard implements AutoCloseable {
         synchronized (this) {
             mine = change.apply(mine);
         }
-        try {
-            writer.execute(this::writeMine);
-        } catch (RejectedExecutionException e) {
-            LOG.debug("ketama: member status not written: closing");
-        }
+        followed.execute(this::writeMine);
     }
 
     /** Waits until this member's latest status is written to the cluster. */
     void flush() {
         try {
-            writer.submit(this::writeMine).get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            followed.submit(() -> {
+                writeMine();
+                return null;
+            }).get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while writing this member's status", e);
@@ -369,12 +347,14 @@ final class MemberBoard implements AutoCloseable {
     }
 
     private void pollAndReschedule() {
-        poll();
         try {
-            writer.schedule(this::pollAndReschedule, pollInterval(hazelcast.getCluster().getMembers().size()).toMillis(),
-                    TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException | HazelcastInstanceNotActiveException e) {
-            LOG.debug("ketama: board polls end: closing");
+            poll();
+        } finally {
+            try {
+                followed.schedule(this::pollAndReschedule, pollInterval(hazelcast.getCluster().getMembers().size()));
+            } catch (HazelcastInstanceNotActiveException e) {
+                LOG.debug("ketama: board polls end: Hazelcast is stopping");
+            }
         }
     }
 
@@ -437,17 +417,7 @@ final class MemberBoard implements AutoCloseable {
 
     @Override
     public void close() {
-        writer.shutdownNow();
-        try {
-            if (listenerId != null) {
-                map.removeEntryListener(listenerId);
-            }
-            if (lifecycleListenerId != null) {
-                hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListenerId);
-            }
-        } catch (RuntimeException e) {
-            LOG.debugf("ketama: board listener not removed: %s", e);
-        }
+        followed.close();
     }
 
     /**
@@ -456,77 +426,74 @@ final class MemberBoard implements AutoCloseable {
      * UUID a merged member had before the merge), so a change of it cannot change the rings, and a
      * member that leaves is reported by its membership event.
      */
-    private final class Changes implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String>,
-            EntryRemovedListener<String, String>, EntryMergedListener<String, String> {
-
-        @Override
-        public void entryAdded(EntryEvent<String, String> event) {
-            remember(event);
-            if (isMember(event.getKey())) {
-                onServingChange.accept("member " + event.getKey() + " " + stateOf(event.getKey(), event.getValue()));
-            }
-        }
-
-        @Override
-        public void entryUpdated(EntryEvent<String, String> event) {
-            remember(event);
-            String before = stateOf(event.getKey(), event.getOldValue());
-            String now = stateOf(event.getKey(), event.getValue());
-            if (!before.equals(now) && isMember(event.getKey())) {
-                onServingChange.accept("member " + event.getKey() + " " + now);
-            }
-        }
-
-        @Override
-        public void entryRemoved(EntryEvent<String, String> event) {
-            if (isMember(event.getKey())) {
-                onServingChange.accept("member " + event.getKey() + " left the board");
-            }
-        }
-
-        @Override
-        public void entryMerged(EntryEvent<String, String> event) {
-            remember(event);
-            if (isMember(event.getKey())) {
-                onServingChange.accept("member " + event.getKey() + " merged " + stateOf(event.getKey(), event.getValue()));
-            }
-        }
-
-        /** Keeps what another member in the cluster now said, for {@link #known}; a removal is not a state change. */
-        private void remember(EntryEvent<String, String> event) {
-            if (event.getValue() == null || !isMember(event.getKey())) {
-                return;
-            }
-            UUID id;
-            try {
-                id = UUID.fromString(event.getKey());
-            } catch (IllegalArgumentException e) {
-                return; // not a member's key: readers never look at it
-            }
-            MemberStatus s = decode(event.getKey(), event.getValue());
-            if (s != null && !id.equals(self())) {
-                lastRead.compute(id, (k, before) -> {
-                    heardAt.put(k, heard.incrementAndGet());
-                    return s;
-                });
-            }
-        }
-
-        private boolean isMember(String key) {
-            for (Member m : hazelcast.getCluster().getMembers()) {
-                if (m.getUuid().toString().equals(key)) {
-                    return true;
+    private void onEntryEvent(EntryEvent<String, String> event) {
+        String key = event.getKey();
+        switch (event.getEventType()) {
+            case ADDED -> {
+                remember(event);
+                if (isMember(key)) {
+                    onServingChange.accept("member " + key + " " + stateOf(key, event.getValue()));
                 }
             }
-            return false;
-        }
-
-        private String stateOf(String key, String text) {
-            if (text == null) {
-                return "absent";
+            case UPDATED -> {
+                remember(event);
+                String before = stateOf(key, event.getOldValue());
+                String now = stateOf(key, event.getValue());
+                if (!before.equals(now) && isMember(key)) {
+                    onServingChange.accept("member " + key + " " + now);
+                }
             }
-            MemberStatus s = decode(key, text);
-            return s == null ? "unreadable" : s.state().label();
+            case REMOVED -> {
+                if (isMember(key)) {
+                    onServingChange.accept("member " + key + " left the board");
+                }
+            }
+            case MERGED -> {
+                remember(event);
+                if (isMember(key)) {
+                    onServingChange.accept("member " + key + " merged " + stateOf(key, event.getValue()));
+                }
+            }
+            default -> {
+                // other kinds of events are not asked for
+            }
         }
+    }
+
+    /** Keeps what another member in the cluster now said, for {@link #known}; a removal is not a state change. */
+    private void remember(EntryEvent<String, String> event) {
+        if (event.getValue() == null || !isMember(event.getKey())) {
+            return;
+        }
+        UUID id;
+        try {
+            id = UUID.fromString(event.getKey());
+        } catch (IllegalArgumentException e) {
+            return; // not a member's key: readers never look at it
+        }
+        MemberStatus s = decode(event.getKey(), event.getValue());
+        if (s != null && !id.equals(self())) {
+            lastRead.compute(id, (k, before) -> {
+                heardAt.put(k, heard.incrementAndGet());
+                return s;
+            });
+        }
+    }
+
+    private boolean isMember(String key) {
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            if (m.getUuid().toString().equals(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String stateOf(String key, String text) {
+        if (text == null) {
+            return "absent";
+        }
+        MemberStatus s = decode(key, text);
+        return s == null ? "unreadable" : s.state().label();
     }
 }

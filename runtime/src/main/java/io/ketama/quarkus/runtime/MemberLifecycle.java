@@ -19,8 +19,6 @@ import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
 import org.jboss.logging.Logger;
 
-import java.util.concurrent.atomic.LongAdder;
-
 /**
  * This process's member of the rings over the application's lifetime: starts its
  * {@link ClusterRings} when the application starts (rings built, migration state followed),
@@ -50,16 +48,14 @@ public class MemberLifecycle {
     Event<RingsLeft> ringsLeft;
 
     private ClusterRings rings;
-    /** Shadow selections and disagreements, for a ramp's brake (counted only in shadow mode). */
-    private final LongAdder shadowSelections = new LongAdder();
-    private final LongAdder shadowDisagreements = new LongAdder();
 
     @PostConstruct
     void start() {
         rings = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
                 settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere(),
                 clusterSettings.memberAllowlist(), clusterSettings.minMembers(),
-                new ConfiguredMigration(settings.migration(), clusterSettings.migrationRevision())), metrics, this::rampSignals);
+                new ConfiguredMigration(settings.migration(), clusterSettings.migrationRevision())), metrics,
+                () -> forwardOutcomes.isResolvable() ? forwardOutcomes.get() : null);
         metrics.bind(rings::snapshot);
         rings.start();
         MigrationRamp ramp = rings.ramp();
@@ -95,24 +91,5 @@ public class MemberLifecycle {
     /** The rings this member keeps current. */
     public ClusterRings rings() {
         return rings;
-    }
-
-    /** Counts one shadow selection, for a ramp's brake. */
-    public void shadowSelection(boolean disagreed) {
-        shadowSelections.increment();
-        if (disagreed) {
-            shadowDisagreements.increment();
-        }
-    }
-
-    private MigrationRamp.Signals rampSignals() {
-        long forwards = 0;
-        long failed = 0;
-        if (forwardOutcomes.isResolvable()) {
-            ForwardOutcomes outcomes = forwardOutcomes.get();
-            forwards = outcomes.forwards();
-            failed = outcomes.failedForwards();
-        }
-        return new MigrationRamp.Signals(shadowSelections.sum(), shadowDisagreements.sum(), forwards, failed);
     }
 }

@@ -87,6 +87,12 @@ final class MigrationRamp implements AutoCloseable {
      * @param failedForwards      of those, the failed ones
      */
     record Signals(long shadowSelections, long shadowDisagreements, long forwards, long failedForwards) {
+
+        /** The counts as they stand: {@code shadows}, and {@code forwards} (null where the application reports none). */
+        static Signals of(ShadowCounts shadows, ForwardOutcomes forwards) {
+            return new Signals(shadows.selections(), shadows.disagreements(), forwards == null ? 0 : forwards.forwards(),
+                    forwards == null ? 0 : forwards.failedForwards());
+        }
     }
 
     /**

@@ -56,7 +56,7 @@ class ConfigurationOfferTest {
             return Hazelcast.newHazelcastInstance(config);
         });
         ClusterRings rings = new ClusterRings(hz, new ClusterRings.Settings(new RingSettings(HashStyle.PINGORA, 16), Duration.ofMillis(50),
-                configured.settings(), MigrationSource.CLUSTER, true, null, 1, configured), RingMetrics.NONE, () -> new MigrationRamp.Signals(0, 0, 0, 0));
+                configured.settings(), MigrationSource.CLUSTER, true, null, 1, configured), RingMetrics.NONE, () -> null);
         rings.start();
         rings.open();
         running[index] = new Running(hz, rings);
