@@ -1,6 +1,7 @@
 package io.ketama.quarkus.runtime;
 
 import io.ketama.core.EnumLabels;
+import io.ketama.quarkus.ForwardOutcomes;
 import io.ketama.quarkus.MigrationConflictException;
 import io.ketama.quarkus.MigrationQuorumException;
 import io.ketama.quarkus.MigrationSettings;
