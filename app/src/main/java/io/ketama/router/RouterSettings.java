@@ -112,7 +112,9 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
             return max;
         });
         OriginSettings origin = maxBodyBytes == null ? null : problems.check(ORIGIN, () -> origin(config.origin(), maxBodyBytes));
-        RedirectLocations redirects = RedirectLocations.of(config.origin().baseUrl(), config.origin().rewriteLocation());
+        // Made from the base URL only once that is known to be valid; otherwise it is already named.
+        RedirectLocations redirects = origin == null ? RedirectLocations.NONE
+                : RedirectLocations.of(origin.baseUrl(), config.origin().rewriteLocation());
         RouterConfig.Forward f = config.forward();
         ForwardSettings guards = problems.check(FORWARD, () -> new ForwardSettings(f.timeout(), f.maxRetries(),
                 f.retryDelay(), f.breaker().requestVolumeThreshold(), f.breaker().failureRatio(), f.breaker().delay(),

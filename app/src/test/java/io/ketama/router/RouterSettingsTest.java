@@ -79,6 +79,21 @@ class RouterSettingsTest {
                 .hasMessageContaining("invalid configuration ketama.router.hot-keys.min-requests: must be 1 to ");
     }
 
+    /** A base URL that is not a URI at all is named beside the others, not thrown alone by what rewrites its redirects. */
+    @Test
+    void aBaseUrlThatIsNoUriIsNamedWithTheOtherInvalidKeys() {
+        RouterConfig bad = config(Map.of(
+                "ketama.router.origin.base-url", "http://origin example/",
+                "ketama.router.origin.rewrite-location", "true",
+                "ketama.router.hot-keys.min-requests", "0"));
+        assertThatThrownBy(() -> RouterSettings.from(bad, 8080))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("2 invalid configuration keys:\n")
+                .hasMessageContaining("invalid configuration ketama.router.origin.base-url / .timeout / .max-connections: ")
+                .hasMessageContaining("http://origin example/")
+                .hasMessageContaining("invalid configuration ketama.router.hot-keys.min-requests: must be 1 to ");
+    }
+
     @Test
     void aBufferLimitBelowTheLargestBodyIsNamedWithTheBodyLimit() {
         assertThatThrownBy(() -> RouterSettings.from(config(Map.of(

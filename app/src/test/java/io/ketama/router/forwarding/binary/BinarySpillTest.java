@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding.binary;
 
+import static io.ketama.router.forwarding.ChannelTests.cause;
+import static io.ketama.router.forwarding.ChannelTests.keyServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -12,11 +14,7 @@ import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.load.FixedLoads;
 import io.ketama.router.load.OwnerLoad;
 import io.ketama.router.serving.BodyBudget;
-import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.HttpOrigin;
-import io.ketama.router.serving.KeyServer;
-import io.ketama.router.serving.LocalCache;
-import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -25,8 +23,6 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,21 +31,6 @@ import org.junit.jupiter.api.Test;
  * spills only what its sender marked spillable on a channel of version 3.
  */
 class BinarySpillTest {
-    private static KeyServer keyServer(String address) {
-        return new KeyServer(new LocalCache(1 << 20), new DemoOrigin(Duration.ZERO), address);
-    }
-
-    private static Throwable cause(java.util.concurrent.CompletionStage<Served> stage) {
-        try {
-            stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
     @Test
     void overTheBinaryChannelAnOwnerPastItsBoundSpillsOnlyWhatItsSenderLetsIt() throws Exception {
         try (LoopbackPeers peers = new LoopbackPeers()) {

@@ -1,21 +1,19 @@
 package io.ketama.router.forwarding.binary;
 
+import static io.ketama.router.forwarding.ChannelTests.TRACE;
+import static io.ketama.router.forwarding.ChannelTests.keyServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.router.forwarding.ChannelTests;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.load.FixedLoads;
 import io.ketama.router.serving.BodyBudget;
-import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.HttpOrigin;
-import io.ketama.router.serving.KeyServer;
-import io.ketama.router.serving.LocalCache;
-import io.ketama.router.tracing.RouteSpan;
 import io.ketama.router.tracing.TraceContext;
-import io.ketama.router.tracing.Tracing;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.io.DataInputStream;
@@ -24,7 +22,6 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -39,29 +36,6 @@ import org.junit.jupiter.api.Test;
  * past its frame is refused, the connection carrying on.
  */
 class BinaryTraceTest {
-    private static final TraceContext TRACE = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
-            "vendor=opaque,other=x");
-
-    /** Records the context each forwarded key came with; makes no span. */
-    private static final class Recording implements Tracing {
-        final List<String> seen = Collections.synchronizedList(new ArrayList<>());
-
-        @Override
-        public RouteSpan entry(String key) {
-            return null;
-        }
-
-        @Override
-        public RouteSpan served(String key, TraceContext parent) {
-            seen.add(key + " " + (parent == null ? "none" : parent.traceparent() + " " + parent.tracestate()));
-            return null;
-        }
-    }
-
-    private static KeyServer keyServer() {
-        return new KeyServer(new LocalCache(1 << 20), new DemoOrigin(Duration.ZERO), "owner");
-    }
-
     @Test
     void aTracedFrameReadsBackAsWritten() {
         Buffer frame = BinaryFrames.serveTraced(7, "k-\u00e9", true, TRACE);
@@ -96,9 +70,9 @@ class BinaryTraceTest {
             Vertx loops = peers.eventLoops(1);
             peers.start(Map.of());
             ForwardReceiver receiver = new ForwardReceiver();
-            Recording tracing = new Recording();
+            ChannelTests.RecordedTraces tracing = new ChannelTests.RecordedTraces();
             receiver.tracing(tracing);
-            receiver.attach(keyServer());
+            receiver.attach(keyServer("owner"));
             BinaryForwardServer server = BinaryForwardServer.start(peers.eventLoops(1), "127.0.0.1", 0, receiver);
             Member v4 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
                     PeerEndpoints.CHANNEL_VERSION, "4")).getCluster().getLocalMember();
@@ -130,9 +104,9 @@ class BinaryTraceTest {
         Vertx vertx = Vertx.vertx();
         try {
             ForwardReceiver receiver = new ForwardReceiver();
-            Recording tracing = new Recording();
+            ChannelTests.RecordedTraces tracing = new ChannelTests.RecordedTraces();
             receiver.tracing(tracing);
-            receiver.attach(keyServer(), FixedLoads.full());
+            receiver.attach(keyServer("owner"), FixedLoads.full());
             BinaryForwardServer raw = BinaryForwardServer.start(vertx, "127.0.0.1", 0, receiver);
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), raw.port())) {
                 s.setSoTimeout(10_000);

@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding.hazelcast;
 
+import static io.ketama.router.forwarding.ChannelTests.cause;
+import static io.ketama.router.forwarding.ChannelTests.keyServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -14,15 +16,10 @@ import io.ketama.router.forwarding.LoopbackPeers;
 import io.ketama.router.forwarding.SpilledException;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.load.FixedLoads;
-import io.ketama.router.serving.DemoOrigin;
-import io.ketama.router.serving.KeyServer;
-import io.ketama.router.serving.LocalCache;
-import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -31,21 +28,6 @@ import org.junit.jupiter.api.Test;
  * where a version-2 member never reads it, and an owner past its bound spills a spillable task.
  */
 class HazelcastSpillTest {
-    private static KeyServer keyServer(String address) {
-        return new KeyServer(new LocalCache(1 << 20), new DemoOrigin(Duration.ZERO), address);
-    }
-
-    private static Throwable cause(java.util.concurrent.CompletionStage<Served> stage) {
-        try {
-            stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
     /** The version-2 release's task: the key and its version byte, nothing after. */
     static final class V2Task implements IdentifiedDataSerializable {
         String key;

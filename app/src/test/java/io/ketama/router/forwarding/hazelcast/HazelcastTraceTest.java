@@ -1,8 +1,8 @@
 package io.ketama.router.forwarding.hazelcast;
 
+import static io.ketama.router.forwarding.ChannelTests.TRACE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ketama.router.tracing.TraceContext;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,9 +10,6 @@ import org.junit.jupiter.api.Test;
  * flags, which a version-3 reader never reads.
  */
 class HazelcastTraceTest {
-    private static final TraceContext TRACE = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
-            "vendor=opaque,other=x");
-
     /** The version-3 release's task: key, version byte, flags byte, nothing after. */
     static final class V3Task implements com.hazelcast.nio.serialization.IdentifiedDataSerializable {
         String key;

@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding.http;
 
+import static io.ketama.router.forwarding.ChannelTests.cause;
+import static io.ketama.router.forwarding.ChannelTests.keyServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -9,10 +11,6 @@ import io.ketama.router.forwarding.SpilledException;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.load.FixedLoads;
-import io.ketama.router.serving.DemoOrigin;
-import io.ketama.router.serving.KeyServer;
-import io.ketama.router.serving.LocalCache;
-import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.net.URI;
@@ -21,7 +19,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -30,21 +27,6 @@ import org.junit.jupiter.api.Test;
  * from a sender that says version 3.
  */
 class HttpSpillTest {
-    private static KeyServer keyServer(String address) {
-        return new KeyServer(new LocalCache(1 << 20), new DemoOrigin(Duration.ZERO), address);
-    }
-
-    private static Throwable cause(java.util.concurrent.CompletionStage<Served> stage) {
-        try {
-            stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
     @Test
     void overHttpTheHeaderIsHeededOnlyFromASenderOfVersionThree() throws Exception {
         Vertx vertx = Vertx.vertx();
