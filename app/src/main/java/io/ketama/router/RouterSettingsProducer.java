@@ -8,7 +8,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /** Makes the one {@link RouterSettings} of this member, validated from {@link RouterConfig} once. */
 final class RouterSettingsProducer {
 
-    private RouterSettingsProducer() {
+    /** Package-private, not private: ArC makes the declaring bean and warns of a private constructor. */
+    RouterSettingsProducer() {
     }
 
     @Produces
