@@ -7,7 +7,7 @@ import io.ketama.quarkus.Selection;
 import io.ketama.router.forwarding.FailureKind;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.Failures;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.MultiMap;

@@ -9,7 +9,7 @@ import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.Failures;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.ketama.router.tracing.RouteSpan;
 import io.ketama.router.tracing.Tracing;

@@ -11,7 +11,7 @@ import io.ketama.router.forwarding.Forwarder;
 import io.ketama.router.forwarding.GuardCounts;
 import io.ketama.router.forwarding.TransportKind;
 import io.ketama.router.serving.CacheStatus;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.ketama.testing.LoopbackHazelcast;
 import io.micrometer.core.instrument.Meter;

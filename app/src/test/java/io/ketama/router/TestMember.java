@@ -21,7 +21,7 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.Origin;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.testing.LoopbackHazelcast;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;

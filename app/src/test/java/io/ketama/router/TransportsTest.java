@@ -4,7 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ketama.router.serving.DemoOrigin;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.testing.FreePorts;

@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.ketama.router.serving.LocalCache;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -85,7 +85,7 @@ public final class NearCache {
      * @return whether it was kept
      */
     public boolean offer(String key, OriginAnswer answer) {
-        if (!answer.cacheable() || hot.estimate(key) < hot.minCount()) {
+        if (answer.status() != 200 || hot.estimate(key) < hot.minCount()) {
             return false;
         }
         cache.put(key, answer);

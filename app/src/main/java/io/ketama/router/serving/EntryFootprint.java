@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
 
@@ -25,8 +27,8 @@ import java.lang.management.ManagementFactory;
  */
 final class EntryFootprint {
 
-    static final int COMPRESSED_REFERENCES = 176;
-    static final int WIDE_REFERENCES = 224;
+    static final int COMPRESSED_REFERENCES = 192;
+    static final int WIDE_REFERENCES = 240;
     static final int UNCOMPRESSED_CLASS_POINTERS = 32;
 
     private static final boolean COMPRESSED_OOPS = flag("UseCompressedOops", false);
@@ -54,6 +56,11 @@ final class EntryFootprint {
     static long string(String s) {
         boolean latin1 = s.chars().allMatch(c -> c < 256);
         return STRING_OBJECT + padded(HEADER + 4 + (latin1 ? s.length() : 2L * s.length()));
+    }
+
+    /** The heap an array of {@code length} references takes: header, length, references, padded. */
+    static long referenceArray(long length) {
+        return padded(HEADER + 4 + length * (COMPRESSED_OOPS ? 4 : 8));
     }
 
     /** {@code bytes} rounded up to a multiple of 8, as an array's contents take room. */

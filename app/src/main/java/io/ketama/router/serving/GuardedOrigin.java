@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.Objects;

@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;

@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.concurrent.CompletableFuture;
@@ -42,25 +44,13 @@ public final class LocalCache {
 
     /**
      * The heap bytes an entry takes: its key (one byte a char: keys are raw bytes, so Latin-1
-     * strings) and its body, each rounded up to 8 bytes as the JVM pads arrays, and
-     * {@link EntryFootprint#OVERHEAD_BYTES}. The content type counts only where the answer holds
-     * a copy of its own: answers share one instance per type ({@link ContentTypes}) until an origin
-     * has named more types than it keeps.
+     * strings) and its body, each rounded up to 8 bytes as the JVM pads arrays,
+     * {@link EntryFootprint#OVERHEAD_BYTES}, and its header fields: their array, and every name or
+     * value that is not a shared instance ({@link io.ketama.router.caching.SharedStrings}).
      */
     public static int weigh(String key, OriginAnswer answer) {
-        return weigh(key, answer, ContentTypes.ANSWERS);
-    }
-
-    /** {@link #weigh(String, OriginAnswer)} with the content types {@code shared} keeps counted as shared. */
-    static int weigh(String key, OriginAnswer answer, ContentTypes shared) {
-        long w = EntryFootprint.padded(key.length()) + EntryFootprint.padded(answer.body().length) + EntryFootprint.OVERHEAD_BYTES;
-        String type = answer.contentType();
-        if (!shared.keeps(type)) {
-            w += EntryFootprint.string(type);
-        }
-        if (answer.location() != null) {
-            w += EntryFootprint.string(answer.location()); // none today: redirects are not cached
-        }
+        long w = EntryFootprint.padded(key.length()) + EntryFootprint.padded(answer.body().length) + EntryFootprint.OVERHEAD_BYTES
+                + answer.headers().heapBytes(EntryFootprint::referenceArray, EntryFootprint::string);
         return (int) Math.min(Integer.MAX_VALUE, w);
     }
 
@@ -79,7 +69,7 @@ public final class LocalCache {
     /**
      * The cached answer for {@code key} (a {@link CacheStatus#HIT}), or the one {@code loader}
      * fetches now, or the one a fetch already under way for the key brings (both a
-     * {@link CacheStatus#MISS}). Only {@link OriginAnswer#cacheable()} answers are kept. A failed
+     * {@link CacheStatus#MISS}). Only a {@code 200} is kept. A failed
      * fetch caches nothing and fails every request that waited for it.
      *
      * @param loader starts a fetch; called at most once per call, never while a fetch for the key is under way
@@ -108,7 +98,7 @@ public final class LocalCache {
             fetch = CompletableFuture.failedFuture(e);
         }
         fetch.whenComplete((answer, failure) -> {
-            if (failure == null && answer.cacheable()) {
+            if (failure == null && answer.status() == 200) {
                 cache.put(key, answer); // before the key is released, so no request finds neither
             }
             fetches.remove(key, mine);

@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import java.util.concurrent.CompletionStage;
 
 /**

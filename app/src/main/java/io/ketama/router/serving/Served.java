@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;

@@ -7,7 +7,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.impl.MemberImpl;
 import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.CacheStatus;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;

@@ -3,7 +3,7 @@ package io.ketama.router.hot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;

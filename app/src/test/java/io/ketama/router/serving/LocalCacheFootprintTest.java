@@ -1,5 +1,7 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.OriginAnswer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Locale;

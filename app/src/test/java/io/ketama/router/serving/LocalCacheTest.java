@@ -1,5 +1,8 @@
 package io.ketama.router.serving;
 
+import io.ketama.router.caching.HttpFields;
+import io.ketama.router.caching.OriginAnswer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -85,14 +88,17 @@ class LocalCacheTest {
     }
 
     @Test
-    void aContentTypeTheAnswerDoesNotShareIsWeighed() {
-        OriginAnswer answer = new OriginAnswer(200, "application/vnd.example+json; charset=UTF-8", new byte[100]);
-        int shared = LocalCache.weigh("key-1", answer);
-        int ownCopy = LocalCache.weigh("key-1", answer, new ContentTypes(0)); // keeps no type: every answer has its own
+    void aFieldValueTheAnswerDoesNotShareIsWeighed() {
+        byte[] body = new byte[100];
+        OriginAnswer plain = new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain"), body);
+        String etag = new String("\"5f1c-0123456789abcdef\"".toCharArray()); // a value of its own: ETags are never shared
+        OriginAnswer tagged = new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain", "ETag", etag), body);
 
-        // at least its characters and a String object (LocalCacheFootprintTest measures the rest with JOL)
-        assertThat(ownCopy - shared).isEqualTo(EntryFootprint.string(answer.contentType()))
-                .isGreaterThanOrEqualTo(answer.contentType().length() + 24);
+        // the field's value and the longer array; its name and the content type are shared instances
+        // (LocalCacheFootprintTest measures what an entry takes with JOL)
+        assertThat(LocalCache.weigh("key-1", tagged) - LocalCache.weigh("key-1", plain))
+                .isEqualTo(EntryFootprint.string(etag) + EntryFootprint.referenceArray(4) - EntryFootprint.referenceArray(2))
+                .isGreaterThanOrEqualTo(etag.length() + 24);
     }
 
     @Test

@@ -5,7 +5,7 @@ import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.CacheStatus;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.ketama.router.tracing.TraceContext;
 import io.vertx.core.buffer.Buffer;

@@ -6,7 +6,7 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.serving.CacheStatus;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import java.io.IOException;
 

@@ -15,7 +15,7 @@ import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.NoRoomForReplyException;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;

@@ -18,7 +18,7 @@ import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.OverloadedException;

@@ -10,7 +10,7 @@ import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.NoRoomForReplyException;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.ketama.testing.Await;
 import io.vertx.core.Vertx;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.serving.CacheStatus;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.ketama.router.forwarding.ForwardSettings;
 import io.ketama.router.forwarding.MemberGoneException;
 import io.ketama.router.forwarding.NotServingException;
 import io.ketama.router.serving.CacheStatus;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;

@@ -17,7 +17,7 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.NoRoomForReplyException;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
 import io.vertx.core.Vertx;

@@ -15,7 +15,7 @@ import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.NoRoomForReplyException;
-import io.ketama.router.serving.OriginAnswer;
+import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
 import io.ketama.testing.Await;
 import io.vertx.core.Vertx;
