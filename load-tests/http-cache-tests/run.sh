@@ -216,7 +216,6 @@ run_client() {
 }
 
 # --- main --------------------------------------------------------------------------------------------
-mkdir -p "$OUT"
 if [[ $MODE == service ]]; then
   # shellcheck source=/dev/null
   [[ -f $ROOT/.ci/jdk.sh ]] && source "$ROOT/.ci/jdk.sh"
@@ -234,6 +233,7 @@ else
   BASE_URL="http://$HOST:$ORIGIN_PORT"
 fi
 
+mkdir -p "$OUT" || die "cannot make the output directory $OUT"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 log "node $NODE_VERSION; suite $SUITE; $(nproc) cores; load average $LOAD_BEFORE; results in $OUT"
 start_origin
@@ -251,6 +251,9 @@ if [[ -n $TEST_ID ]]; then
   rc=0
   run_client "$OUT/test-$TEST_ID.txt" "$TEST_ID" || rc=$?
   cat "$OUT/test-$TEST_ID.txt"
+  echo
+  echo "=== the client's errors (stderr; e.g. a failed PUT <base>/config/<id>)"
+  cat "$WORK/client.log"
   echo
   echo "=== the origin's log (the suite's server; its dump of what reached it)"
   cat "$WORK/origin.log"

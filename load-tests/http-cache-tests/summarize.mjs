@@ -55,10 +55,11 @@ function parseArgs (argv) {
 }
 
 const opts = parseArgs(process.argv.slice(2))
-const suiteDir = path.resolve(opts.suite || process.env.CACHE_TESTS_DIR || '')
-if (!(opts.suite || process.env.CACHE_TESTS_DIR) || !fs.existsSync(path.join(suiteDir, 'tests', 'index.mjs'))) {
-  usage(`the suite's directory (--suite or CACHE_TESTS_DIR) is unset or is no checkout of the suite (${suiteDir || 'unset'}); ` +
-    'get it with: git clone https://github.com/http-tests/cache-tests')
+const suiteGiven = opts.suite || process.env.CACHE_TESTS_DIR
+if (!suiteGiven) usage('the suite\'s directory is unset (--suite or CACHE_TESTS_DIR); get it with: git clone https://github.com/http-tests/cache-tests')
+const suiteDir = path.resolve(suiteGiven)
+if (!fs.existsSync(path.join(suiteDir, 'tests', 'index.mjs'))) {
+  usage(`${suiteDir} is no checkout of the suite (no tests/index.mjs); get it with: git clone https://github.com/http-tests/cache-tests`)
 }
 const suiteModule = rel => import(pathToFileURL(path.join(suiteDir, rel)).href)
 const suites = (await suiteModule('tests/index.mjs')).default
