@@ -41,8 +41,9 @@ final class Preconditions {
             }
         } else if (getOrHead && rq.has("If-Modified-Since") && rq.all("If-Modified-Since").size() == 1) {
             long since = HttpDates.parse(rq.first("If-Modified-Since"));
-            long modified = lastModified != HttpDates.INVALID ? lastModified : HttpDates.parse(headers.first("Date"));
-            if (since != HttpDates.INVALID && modified != HttpDates.INVALID && modified <= since) {
+            // RFC 9111 §4.3.2: without Last-Modified, the stored Date, or when it arrived without one
+            long modified = lastModified != HttpDates.INVALID ? lastModified : Freshness.dateOrArrival(answer);
+            if (since != HttpDates.INVALID && modified <= since) {
                 return 304;
             }
         }
