@@ -141,13 +141,13 @@ final class CacheControlParser {
             b.noStore = true;
         } else if (is(s, at, length, "no-cache")) {
             if (seen.first(4)) {
-                List<String> fields = value == null ? List.of() : FieldLists.elements(value);
+                List<String> fields = value == null ? List.of() : List.copyOf(FieldLists.elements(value));
                 b.noCache = fields.isEmpty(); // "no-cache=" naming nothing is taken as unqualified: the safe reading
                 b.noCacheFields = fields;
             }
         } else if (is(s, at, length, "private")) {
             if (seen.first(8)) {
-                List<String> fields = value == null ? List.of() : FieldLists.elements(value);
+                List<String> fields = value == null ? List.of() : List.copyOf(FieldLists.elements(value));
                 b.isPrivate = fields.isEmpty();
                 b.privateFields = fields;
             }
