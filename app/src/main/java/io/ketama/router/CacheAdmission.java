@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Admission of {@code /cache/} requests on this member: at most
+ * Admission of the proxy's requests on this member (under {@code /cache/} and at the root, {@link Mount}): at most
  * {@code ketama.router.admission.max-in-flight} under way at once (served here, forwarded, or
  * waiting for the origin). Past it a request is answered at once with a 503 {@code overloaded}
  * problem and {@code Retry-After}, written from a prepared body before any routing, so turning a
@@ -41,13 +41,20 @@ class CacheAdmission {
 
     void register(@Observes Router router) {
         router.route(CacheRoute.PREFIX + "*").order(ORDER).handler(this::admit);
+        router.route().order(ORDER).handler(ctx -> {
+            if (Mount.proxied(ctx.request().path())) {
+                admit(ctx);
+            } else {
+                ctx.next();
+            }
+        });
     }
 
     private void admit(RoutingContext ctx) {
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
             refused.increment();
-            HttpMetricsUri.name(ctx, HttpMetricsUri.CACHE);
+            HttpMetricsUri.name(ctx, ctx.request().path().startsWith(CacheRoute.PREFIX) ? HttpMetricsUri.CACHE : HttpMetricsUri.ROOT);
             answers.write(ctx, refusal);
             return;
         }

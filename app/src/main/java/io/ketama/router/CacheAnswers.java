@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ketama.core.RingVersion;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.forwarding.FailureKind;
+import io.ketama.router.caching.ByteRange;
+import io.ketama.router.caching.CachePolicy;
+import io.ketama.router.caching.HttpDates;
+import io.ketama.router.caching.HttpFields;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.Failures;
 import io.ketama.router.caching.OriginAnswer;
@@ -24,9 +28,10 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * The one writer of {@code /cache/} answers on the HTTP route: the content a member served with
- * its {@code X-Ketama-*} headers, the problem document of a request that failed anywhere on the way
- * (a bad key, no ring, a failed chain), and admission's prepared refusal. Every answer to a
+ * The one writer of the proxy's answers on the HTTP route: what a member served (from a store or
+ * the origin) presented as a cache presents it, with its {@code X-Ketama-*} headers; what the origin
+ * answered a request passed through; the problem document of a request that failed anywhere on the
+ * way (a bad key, no ring, a failed chain); and admission's prepared refusal. Every answer to a
  * {@code HEAD} carries the {@code Content-Length} of the body its {@code GET} gets and no body:
  * Vert.x sets none on an answer to a {@code HEAD}.
  *
@@ -59,6 +64,9 @@ class CacheAnswers {
     private static final CharSequence SPILLED_HEADER = HttpHeaders.createOptimized(SPILLED);
     private static final CharSequence ONE = HttpHeaders.createOptimized("1");
     private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
+    private static final CharSequence AGE_HEADER = HttpHeaders.createOptimized("Age");
+    private static final CharSequence VIA_HEADER = HttpHeaders.createOptimized("Via");
+    private static final CharSequence CONTENT_RANGE = HttpHeaders.createOptimized("Content-Range");
     private static final CharSequence PROBLEM = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
     /** Header values made once: {@code X-Ketama-Ring} by ring version, {@code X-Ketama-Cache} by status. */
     private static final CharSequence[] RING_LABELS = values(RingVersion.values(), v -> v.label().toLowerCase(Locale.ROOT));
@@ -66,10 +74,18 @@ class CacheAnswers {
 
     private final ObjectMapper json;
     private final RedirectLocations redirects;
+    /** This service's {@code Via} line: {@code 1.1 <pseudonym>}. */
+    private final CharSequence via;
 
-    CacheAnswers(ObjectMapper json, RedirectLocations redirects) {
+    @jakarta.inject.Inject
+    CacheAnswers(ObjectMapper json, RedirectLocations redirects, RouterSettings settings) {
+        this(json, redirects, settings.proxy().via());
+    }
+
+    CacheAnswers(ObjectMapper json, RedirectLocations redirects, String via) {
         this.json = json;
         this.redirects = redirects;
+        this.via = HttpHeaders.createOptimized(via);
     }
 
     private static <E extends Enum<E>> CharSequence[] values(E[] constants, Function<E, String> text) {
@@ -86,53 +102,133 @@ class CacheAnswers {
     }
 
     /**
-     * Writes what {@code servedBy} served for the key {@code owner} owns; releases what the answer
-     * holds once written, or at once when nothing will be written.
+     * Writes what {@code servedBy} served for the key {@code owner} owns, as the answer to
+     * {@code proxied} ({@link #write(HttpServerRequest, ProxiedRequest, Served, boolean, AnswerFields)});
+     * releases what the answer holds once written, or at once when nothing will be written.
      */
-    void answer(HttpServerRequest request, CharSequence owner, Selection selection, Served served, CharSequence servedBy,
-                int failures, boolean spilled) {
+    void answer(HttpServerRequest request, ProxiedRequest proxied, CharSequence owner, Selection selection, Served served,
+                CharSequence servedBy, int failures, boolean spilled) {
         try {
-            write(request, owner, selection, served, servedBy, failures, spilled);
+            write(request, proxied, served, true, headers -> {
+                headers.add(OWNER_HEADER, owner)
+                        .add(SERVED_BY_HEADER, servedBy)
+                        .add(RING_HEADER, RING_LABELS[selection.version().ordinal()])
+                        .add(CACHE_HEADER, CACHE_LABELS[served.cache().ordinal()]);
+                if (failures > 0) {
+                    headers.add(FAILOVER_HEADER, Integer.toString(failures));
+                }
+                if (spilled) {
+                    headers.add(SPILLED_HEADER, ONE);
+                }
+            });
         } catch (RuntimeException e) {
             served.release(); // nothing will be written now (release after a write began does nothing twice)
             throw e;
         }
     }
 
-    private void write(HttpServerRequest request, CharSequence owner, Selection selection, Served served,
-                       CharSequence servedBy, int failures, boolean spilled) {
+    /** Writes the origin's answer to a request passed through ({@link CacheStatus#PASS}): as it is, with who passed it. */
+    void passed(HttpServerRequest request, ProxiedRequest proxied, Served served) {
+        write(request, proxied, served, false, headers -> headers.add(SERVED_BY_HEADER, served.servedBy())
+                .add(CACHE_HEADER, CACHE_LABELS[served.cache().ordinal()]));
+    }
+
+    /** What a writer adds of this service's own ({@code X-Ketama-*}). */
+    @FunctionalInterface
+    interface AnswerFields {
+        void add(MultiMap headers);
+    }
+
+    /**
+     * Writes {@code served}'s answer as a cache presents it:
+     * <ul>
+     *   <li>its fields as the origin sent them, less {@code Content-Length} (the length is the body's
+     *       sent, stated here) and, for an answer from a store, {@code Age}, made anew from its current age
+     *       (RFC 9111 §5.1); a {@code Date} where it has none (RFC 9110 §6.6.1); this service's {@code Via}
+     *       line (RFC 9110 §7.6.3); a redirect's {@code Location} into the origin rewritten onto the mount;</li>
+     *   <li>where {@code evaluate} (a {@code GET} or {@code HEAD} the cache served): the request's
+     *       preconditions against it (RFC 9110 §13.2.2: a {@code 304} with the fields §15.4.5 names, or a
+     *       {@code 412}), then one byte range of a {@code 200} (RFC 9110 §14: a {@code 206} with
+     *       {@code Content-Range}, or a {@code 416});</li>
+     *   <li>to a {@code HEAD}, the length of the body its {@code GET} gets, and no body; a {@code 204},
+     *       {@code 304} or {@code 412}, no body.</li>
+     * </ul>
+     */
+    private void write(HttpServerRequest request, ProxiedRequest proxied, Served served, boolean evaluate, AnswerFields own) {
         HttpServerResponse response = request.response();
         if (response.closed() || response.ended()) {
             served.release(); // the client left: nothing of the answer will be written
             return;
         }
         OriginAnswer answer = served.answer();
+        boolean head = request.method() == HttpMethod.HEAD;
+        int status = answer.status();
+        ByteRange range = null;
+        if (evaluate) {
+            status = CachePolicy.preconditions(proxied.request(), answer);
+            if (status == 200 && !head) {
+                range = CachePolicy.range(proxied.request(), answer);
+            }
+        }
+        boolean stored = fromStore(served.cache());
+        HttpFields fields = status == 304 ? CachePolicy.notModifiedFields(answer) : answer.headers();
         MultiMap headers = response.headers();
-        headers.add(HttpHeaders.CONTENT_TYPE, answer.contentType())
-                .add(OWNER_HEADER, owner)
-                .add(SERVED_BY_HEADER, servedBy)
-                .add(RING_HEADER, RING_LABELS[selection.version().ordinal()])
-                .add(CACHE_HEADER, CACHE_LABELS[served.cache().ordinal()]);
-        if (failures > 0) {
-            headers.add(FAILOVER_HEADER, Integer.toString(failures));
+        boolean dated = false;
+        boolean redirect = OriginAnswer.isRedirect(answer.status());
+        for (int i = 0; i < fields.size(); i++) {
+            String name = fields.name(i);
+            if (HttpFields.sameName(name, "Content-Length") || (stored && HttpFields.sameName(name, "Age"))) {
+                continue;
+            }
+            String value = fields.value(i);
+            if (redirect && HttpFields.sameName(name, "Location")) {
+                value = redirects.forClient(value, proxied.mount());
+            } else if (!dated && HttpFields.sameName(name, "Date")) {
+                dated = true;
+            }
+            headers.add(name, value);
         }
-        if (spilled) {
-            headers.add(SPILLED_HEADER, ONE);
+        if (!dated) {
+            headers.add(HttpHeaders.DATE, HttpDates.format(System.currentTimeMillis()));
         }
-        if (answer.location() != null) {
-            headers.add(HttpHeaders.LOCATION, redirects.forClient(answer.location()));
+        if (stored) {
+            headers.add(AGE_HEADER, CachePolicy.ageValue(answer.ageMillis(System.currentTimeMillis())));
         }
-        response.setStatusCode(answer.status());
-        if (request.method() == HttpMethod.HEAD) {
-            endHead(response, answer.body().length);
+        headers.add(VIA_HEADER, via);
+        own.add(headers);
+        byte[] body = answer.body();
+        int from = 0;
+        int length = body.length;
+        if (range != null && range.isUnsatisfiable()) {
+            status = 416;
+            headers.add(CONTENT_RANGE, range.contentRange());
+            length = 0;
+        } else if (range != null) {
+            status = 206;
+            headers.add(CONTENT_RANGE, range.contentRange());
+            from = (int) range.first();
+            length = (int) range.length();
+        }
+        response.setStatusCode(status);
+        if (status == 204 || status == 304 || (status >= 100 && status < 200)) {
+            served.release();
+            response.end(); // no body and no length (RFC 9110 §8.6, §15.3.5, §15.4.5)
+        } else if (status == 412 || head) {
             served.release(); // no body is sent
+            endHead(response, status == 412 ? 0 : length);
         } else if (served.holdsBytes()) {
             // held until written: the future completes once Netty has written the last byte, or
             // fails when the connection closes first
-            response.end(wrapped(answer.body())).onComplete(written -> served.release());
+            response.end(wrapped(body, from, length)).onComplete(written -> served.release());
         } else {
-            response.end(wrapped(answer.body()));
+            response.end(wrapped(body, from, length));
         }
+    }
+
+    /** Whether an answer of {@code status} came from a store (this member's, another's, or a near copy): it gets an {@code Age}. */
+    private static boolean fromStore(CacheStatus status) {
+        return status == CacheStatus.HIT || status == CacheStatus.STALE || status == CacheStatus.REVALIDATED
+                || status == CacheStatus.NEAR;
     }
 
     /**
@@ -184,6 +280,7 @@ class CacheAnswers {
                     + "is larger than this service takes (" + RouterSettings.MAX_BODY_BYTES + "), so it was not served or "
                     + "cached: " + cause.getMessage());
             case ORIGIN_UNAVAILABLE -> new ProblemException(ProblemType.ORIGIN_UNAVAILABLE, cause.getMessage());
+            case NOT_CACHED -> new ProblemException(ProblemType.NOT_CACHED, cause.getMessage());
             case OVERLOADED, NO_ROOM_FOR_REPLY ->
                     new ProblemException(ProblemType.OVERLOADED, cause.getMessage() + "; retry shortly", Map.of(), 1);
             // what ends a chain is one of the above; anything else reaching the client is a defect
@@ -224,12 +321,12 @@ class CacheAnswers {
     }
 
     /**
-     * {@code body} as a buffer over the same array: {@link Buffer#buffer(byte[])} would copy it
-     * into a new heap buffer on every answer, which Netty then copies again into a direct buffer
-     * to write it. Vert.x hands Netty an unreleasable slice of a buffer it did not allocate, so
-     * the array is only read, never released or written.
+     * {@code length} bytes of {@code body} from {@code from} as a buffer over the same array:
+     * {@link Buffer#buffer(byte[])} would copy it into a new heap buffer on every answer, which Netty
+     * then copies again into a direct buffer to write it. Vert.x hands Netty an unreleasable slice of
+     * a buffer it did not allocate, so the array is only read, never released or written.
      */
-    private static Buffer wrapped(byte[] body) {
-        return Buffer.buffer(Unpooled.wrappedBuffer(body));
+    private static Buffer wrapped(byte[] body, int from, int length) {
+        return Buffer.buffer(Unpooled.wrappedBuffer(body, from, length));
     }
 }

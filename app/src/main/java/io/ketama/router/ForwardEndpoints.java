@@ -64,6 +64,7 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
     void register(@Observes Router router) {
         HttpForwardHandler handler = new HttpForwardHandler(receiver, settings.secret());
         router.get(HttpForwarding.PREFIX + "*").order(ORDER).handler(ctx -> handler.handle(ctx.request()));
+        router.delete(HttpForwarding.PREFIX + "*").order(ORDER).handler(ctx -> handler.handle(ctx.request()));
     }
 
     ForwardReceiver receiver() {

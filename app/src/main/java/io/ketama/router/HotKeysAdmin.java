@@ -91,7 +91,7 @@ class HotKeysAdmin {
                 }
             }
             keys.add(new Key(k.key(), round(k.rate()), k.estimate(), ring, owner, local, next,
-                    near != null && near.get(k.key()) != null));
+                    near != null && near.holds(k.key())));
         }
         return new HotKeysView(member, hot.window().toMillis() + "ms", hot.minCount(), hot.capacity(), keys);
     }

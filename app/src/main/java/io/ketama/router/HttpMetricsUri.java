@@ -14,6 +14,8 @@ final class HttpMetricsUri {
 
     /** The name Quarkus REST gives {@link CacheResource}'s requests. */
     static final String CACHE = "/cache/{key: .*}";
+    /** The name of every request the proxy takes at its root: one timer, however many paths the origin has. */
+    static final String ROOT = "/{target: .*}";
 
     /** Where Quarkus REST leaves the template and Quarkus's HTTP server metrics look for it: a request context local. */
     private static final String TEMPLATE_LOCAL = "UrlPathTemplate";

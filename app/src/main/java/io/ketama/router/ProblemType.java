@@ -12,12 +12,14 @@ enum ProblemType {
     BAD_REQUEST(400, "Bad request"),
     NOT_FOUND(404, "Not found"),
     METHOD_NOT_ALLOWED(405, "Method not allowed"),
+    REQUEST_TOO_LARGE(413, "Request body too large"),
     NOT_ACCEPTABLE(406, "Not acceptable"),
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     RING_NOT_READY(503, "Ring not ready"),
     NO_QUALIFYING_MEMBER(503, "No member has the required features"),
     ORIGIN_UNAVAILABLE(502, "Origin unavailable"),
     ORIGIN_ANSWER_TOO_LARGE(502, "Origin answer too large"),
+    NOT_CACHED(504, "Not cached"),
     OVERLOADED(503, "Overloaded"),
     INTERNAL(500, "Internal error");
 

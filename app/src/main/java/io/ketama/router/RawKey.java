@@ -43,6 +43,15 @@ record RawKey(String text) {
         if (key.isEmpty()) {
             throw empty(prefix);
         }
+        return checked(key);
+    }
+
+    /**
+     * {@code key} as a key, checked.
+     *
+     * @throws ProblemException for a key over {@value #MAX_BYTES} bytes or with a char past one byte
+     */
+    static RawKey checked(String key) {
         if (key.length() > MAX_BYTES) {
             throw new ProblemException(ProblemType.KEY_TOO_LONG, "the key is " + key.length() + " bytes long; at most "
                     + MAX_BYTES + " bytes (8 KiB) are allowed");
@@ -62,7 +71,7 @@ record RawKey(String text) {
     }
 
     /** Drops {@code scheme://authority} from an absolute-form target. */
-    private static String originForm(String target) {
+    static String originForm(String target) {
         if (target.startsWith("/")) {
             return target; // the usual origin form: nothing to drop
         }

@@ -58,16 +58,24 @@ final class RedirectLocations {
                 path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     }
 
-    /** {@code location} as the client is sent it; {@code null} stays {@code null}. */
+    /** {@code location} as a client of the {@code /cache/} mount is sent it; {@code null} stays {@code null}. */
     String forClient(String location) {
+        return forClient(location, Mount.CACHE);
+    }
+
+    /**
+     * {@code location} as a client that came by {@code mount} is sent it: into {@code /cache/} for the
+     * {@code /cache/} mount, onto this service's root for the root; {@code null} stays {@code null}.
+     */
+    String forClient(String location, Mount mount) {
         if (location == null || scheme == null) {
             return location;
         }
         String path = originPath(location);
-        if (path == null || !path.startsWith(pathPrefix) || path.length() == pathPrefix.length()) {
+        if (path == null || !path.startsWith(pathPrefix) || (mount == Mount.CACHE && path.length() == pathPrefix.length())) {
             return location;
         }
-        return CacheRoute.PREFIX + path.substring(pathPrefix.length());
+        return (mount == Mount.CACHE ? Mount.CACHE_PREFIX : "/") + path.substring(pathPrefix.length());
     }
 
     /** The path (and what follows it) of a {@code Location} on the origin's host, or null when it is elsewhere or relative. */

@@ -5,6 +5,7 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** The service's settings, under {@code ketama.router.*} (environment: {@code KETAMA_ROUTER_…}). */
@@ -14,6 +15,8 @@ public interface RouterConfig {
     Cache cache();
 
     Origin origin();
+
+    Proxy proxy();
 
     Forward forward();
 
@@ -135,15 +138,130 @@ public interface RouterConfig {
         Optional<MemorySize> maxBufferedBytes();
     }
 
+    /**
+     * The shared HTTP cache (RFC 9111) each member keeps of the answers it serves: what it stores,
+     * for how long, and how it keys them. What an answer's own {@code Cache-Control}, {@code Expires},
+     * {@code Vary}, validators and {@code stale-while-revalidate} / {@code stale-if-error} say always
+     * rules; these keys decide only what HTTP leaves to the cache.
+     */
     interface Cache {
         /**
-         * Most heap the local cache holds, e.g. {@code 64M}, {@code 1G}: keys and bodies (padded to 8
-         * bytes) plus 176 bytes an entry for its structures (224 on heaps of 32 GB or more), as JOL measured them.
-         * 1 byte to 9,223,372,036,854,775,807 bytes (a long), else start-up stops naming this key,
-         * the value and the range.
+         * Most heap the local cache holds, e.g. {@code 64M}, {@code 1G}: keys, bodies (padded to 8
+         * bytes) and header fields (names and common values shared), plus 192 bytes an entry for its
+         * structures (240 on heaps of 32 GB or more) and 96 for each further variant of a key, as JOL
+         * measured them. 1 byte to 9,223,372,036,854,775,807 bytes (a long), else start-up stops
+         * naming this key, the value and the range.
          */
         @WithDefault("64M")
         MemorySize maxBytes();
+
+        /**
+         * How a request's cache key is made, in nginx's notation: {@code $request_uri} (the target as
+         * the mount sees it), {@code $host}, {@code $scheme}, {@code $request_method} and plain text,
+         * e.g. {@code $host$request_uri} where one service fronts several sites. The ring places each
+         * key by it. Must name {@code $request_uri}, else start-up stops naming this key. The default
+         * is nginx's {@code hash $request_uri consistent}.
+         */
+        @WithDefault("$request_uri")
+        String key();
+
+        /**
+         * Freshness given to a storable answer that states none (no {@code max-age}, {@code s-maxage},
+         * {@code Expires}, and no {@code Last-Modified} to guess from): {@code 0s} (the default, as
+         * nginx and RFC 9111 §4.2.2 would have it) stores it only where it has a validator, to be
+         * revalidated on every use. 0 to 365 days, else start-up stops naming this key.
+         */
+        @WithDefault("0s")
+        Duration defaultTtl();
+
+        /**
+         * Heuristic freshness (RFC 9111 §4.2.2) as a share of the time since an answer's
+         * {@code Last-Modified}, for answers that state no freshness and whose status is cacheable by
+         * default: 10 (the RFC's example) gives an answer last changed ten days ago one day. 0 turns it
+         * off. 0 to 100, else start-up stops naming this key.
+         */
+        @WithDefault("10")
+        int heuristicPercent();
+
+        /** The most heuristic freshness any answer gets. 0 to 365 days, else start-up stops naming this key. */
+        @WithDefault("24h")
+        Duration heuristicMax();
+
+        /**
+         * Whether an answer with {@code Set-Cookie} may be stored and served to other clients. Off by
+         * default, as in nginx and Varnish: an origin that sets a session cookie on a page it also marks
+         * shareable would hand one client's session to the next. RFC 9111 allows storing it; turn this on
+         * only for an origin whose cookies are the same for everyone.
+         */
+        @WithDefault("false")
+        boolean storeSetCookie();
+
+        /**
+         * How long past its freshness a stored answer may still be served when the origin cannot be
+         * reached or answers 500, 502, 503 or 504, where the answer does not forbid it
+         * ({@code must-revalidate}, {@code proxy-revalidate}, {@code s-maxage}, {@code no-cache}) and
+         * says nothing itself ({@code stale-if-error} wins). RFC 9111 §4.2.4 allows a cache that cannot
+         * reach the origin to serve stale; {@code 0s} never does. 0 to 365 days, else start-up stops
+         * naming this key.
+         */
+        @WithDefault("60s")
+        Duration staleIfError();
+
+        /**
+         * Answers kept per key that differ by what their {@code Vary} names (an
+         * {@code Accept-Encoding} key has two or three); past it the oldest go. 1 to 1,000, else
+         * start-up stops naming this key.
+         */
+        @WithDefault("8")
+        int maxVariants();
+
+        /**
+         * An answer whose {@code Vary} names more distinct fields than this is not stored (passed to its
+         * client only): each would multiply the variants. 1 to 1,000, else start-up stops naming this key.
+         */
+        @WithDefault("16")
+        int maxVaryFields();
+
+        /**
+         * The targeted cache-control fields this cache obeys (RFC 9213), first found and valid wins; where
+         * one is, it replaces {@code Cache-Control} and {@code Expires} for this cache (and still reaches
+         * the client). {@code CDN-Cache-Control} by default: the service is a shared cache in front of
+         * an origin, as a CDN is. {@code none} turns it off.
+         */
+        @WithDefault("CDN-Cache-Control")
+        List<String> targetedFields();
+    }
+
+    /**
+     * The service as a reverse proxy: every path but its own is passed to the origin, each method with
+     * its fields and body (app/README, "What is proxied").
+     */
+    interface Proxy {
+        /**
+         * The pseudonym this service names itself with in the {@code Via} field it adds to every request
+         * it sends the origin and every answer it sends a client (RFC 9110 §7.6.3), after
+         * {@code 1.1}. A token: letters, digits and {@code !#$%&'*+-.^_`|~}, else start-up stops naming
+         * this key.
+         */
+        @WithDefault("ketama-router")
+        String via();
+
+        /**
+         * Request fields never passed to the origin: inputs many origins read that no cache key covers,
+         * through which one client could make the answer stored for everyone (cache poisoning).
+         * {@code none} passes every field; add those your origin reads without {@code Vary}.
+         */
+        @WithDefault("X-Forwarded-Host,X-Forwarded-Server,X-Forwarded-Scheme,X-Original-URL,X-Rewrite-URL,"
+                + "X-HTTP-Method-Override,X-HTTP-Method,X-Method-Override")
+        List<String> stripRequestFields();
+
+        /**
+         * Largest request body passed to the origin (a {@code POST}, a {@code PUT}), held whole while it is
+         * sent; a larger one is answered 413. nginx's {@code client_max_body_size} default. 0 to the
+         * origin's {@code max-body-bytes}, else start-up stops naming this key.
+         */
+        @WithDefault("1M")
+        MemorySize maxRequestBodyBytes();
     }
 
     interface Origin {
@@ -153,6 +271,18 @@ public interface RouterConfig {
         /** How long the demo origin takes to answer. */
         @WithDefault("20ms")
         Duration demoDelay();
+
+        /** What the demo origin's answers say in {@code Cache-Control: max-age}. At least 0, else start-up stops naming this key. */
+        @WithDefault("1h")
+        Duration demoMaxAge();
+
+        /**
+         * Largest header block of an origin's answer this member reads, e.g. {@code 16K}; a larger one is
+         * answered with a 502 {@code origin-unavailable} problem saying so (nginx's "upstream sent too big
+         * header"). 1K to 1M, else start-up stops naming this key.
+         */
+        @WithDefault("16K")
+        MemorySize maxHeaderBytes();
 
         /** How long an HTTP origin may take to answer. */
         @WithDefault("5s")

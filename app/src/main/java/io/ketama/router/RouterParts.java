@@ -6,6 +6,7 @@ import io.ketama.core.EnumLabels;
 import io.ketama.quarkus.MemberInfo;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
+import io.ketama.router.caching.CachePolicy;
 import io.ketama.router.forwarding.binary.BinaryForwardClient;
 import io.ketama.router.forwarding.FailoverChain;
 import io.ketama.router.forwarding.ForwardReceiver;
@@ -63,6 +64,14 @@ final class RouterParts {
     private final HazelcastInstance hazelcast;
     private final LocalCache cache;
     private final BodyBudget bodyBudget;
+    /** The rules of HTTP caching every stored copy here obeys. */
+    private final CachePolicy policy;
+    /**
+     * The origin as requests the cache takes no part in reach it (other methods, {@code no-store}
+     * requests): bounded as the cache's fetches are, with them, but without their fault tolerance, whose
+     * retry would send a {@code POST} twice.
+     */
+    private final BoundedOrigin passOrigin;
     private final KeyServer keyServer;
     private final ForwardTransport transport;
     private final Forwarder forwarder;
@@ -85,17 +94,19 @@ final class RouterParts {
         this.endpoints = endpoints;
         this.redirects = settings.redirects();
         Member localMember = hazelcast.getCluster().getLocalMember(); // its address only: its UUID changes on a merge
-        this.cache = new LocalCache(settings.cacheMaxBytes());
+        this.cache = new LocalCache(settings.cacheMaxBytes(), settings.maxVariants());
         this.bodyBudget = new BodyBudget(settings.maxBufferedBytes());
-        Origin origin = new GuardedOrigin(originGuard, origin(settings.origin(), vertx, bodyBudget));
-        this.keyServer = new KeyServer(cache, origin, Members.address(localMember));
+        this.policy = new CachePolicy(settings.cache());
+        this.passOrigin = origin(settings.origin(), settings.proxy().via(), vertx, bodyBudget);
+        Origin origin = new GuardedOrigin(originGuard, passOrigin);
+        this.keyServer = new KeyServer(cache, origin, policy, Members.address(localMember), System::currentTimeMillis);
         this.transport = transport(settings, hazelcast, vertx, endpoints, bodyBudget);
         this.forwarder = new Forwarder(transport, settings.guards(), ForwardTargets.uuids(hazelcast.getCluster().getMembers()));
         RouterSettings.HotKeySettings hot = settings.hotKeys();
         this.hotKeys = new HotKeys(hot.top(), hot.minRequests(), hot.window(), System::nanoTime);
         RouterSettings.NearCacheSettings near = settings.nearCache();
         this.nearCache = near.enabled()
-                ? new NearCache(near.maxBytes(), near.ttl(), hotKeys, com.github.benmanes.caffeine.cache.Ticker.systemTicker())
+                ? new NearCache(near.maxBytes(), near.ttl(), hotKeys, policy, com.github.benmanes.caffeine.cache.Ticker.systemTicker())
                 : null;
         this.hotKeysTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "ketama-router-hot-keys");
@@ -122,11 +133,11 @@ final class RouterParts {
                         : "near copies of hot keys (" + nearCache.maxBytes() + " bytes, " + nearCache.ttl().toMillis() + " ms)");
     }
 
-    private static Origin origin(RouterSettings.OriginSettings settings, Vertx vertx, BodyBudget budget) {
+    private static BoundedOrigin origin(RouterSettings.OriginSettings settings, String via, Vertx vertx, BodyBudget budget) {
         Origin origin = settings.baseUrl().isPresent()
                 ? new HttpOrigin(vertx, settings.baseUrl().get(), settings.timeout(), settings.maxConnections(),
-                        settings.maxBodyBytes(), budget)
-                : new DemoOrigin(settings.demoDelay());
+                        settings.maxBodyBytes(), budget, settings.maxHeaderBytes(), via)
+                : new DemoOrigin(settings.demoDelay(), settings.demoMaxAge());
         return new BoundedOrigin(origin, settings.maxInFlight());
     }
 
@@ -195,6 +206,17 @@ final class RouterParts {
     @Produces
     KeyServer keyServer() {
         return keyServer;
+    }
+
+    @Produces
+    CachePolicy policy() {
+        return policy;
+    }
+
+    /** The origin for requests passed through, unguarded (see the field). */
+    @Produces
+    BoundedOrigin passOrigin() {
+        return passOrigin;
     }
 
     /** How a redirect's {@code Location} is sent to the client ({@code ketama.router.origin.rewrite-location}). */

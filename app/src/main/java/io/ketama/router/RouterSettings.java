@@ -9,7 +9,9 @@ import io.ketama.router.forwarding.TransportKind;
 import io.ketama.router.hot.HotKeys;
 import io.ketama.router.hot.NearCache;
 import io.ketama.router.load.LoadSettings;
+import io.ketama.router.caching.CacheSettings;
 import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
 import io.ketama.router.serving.HttpOrigin;
@@ -42,10 +44,14 @@ import java.util.function.Supplier;
  * @param hotKeys          {@code ketama.router.hot-keys.*}
  * @param nearCache        {@code ketama.router.near-cache.*}
  * @param boundedLoad      {@code ketama.router.bounded-load.*}, with the switch off until joined to the extension's
+ * @param cache            the rules of the HTTP cache ({@code ketama.router.cache.*} but the size and the key)
+ * @param maxVariants      {@code ketama.router.cache.max-variants}
+ * @param proxy            {@code ketama.router.proxy.*} and the key ({@code ketama.router.cache.key})
  */
 record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight, OriginSettings origin,
                       RedirectLocations redirects, ForwardEndpointSettings forward, ForwardSettings guards,
-                      HotKeySettings hotKeys, NearCacheSettings nearCache, LoadSettings boundedLoad) {
+                      HotKeySettings hotKeys, NearCacheSettings nearCache, LoadSettings boundedLoad, CacheSettings cache,
+                      int maxVariants, ProxySettings proxy) {
 
     static final String PREFIX = "ketama.router.";
     static final String CACHE_MAX_BYTES = PREFIX + "cache.max-bytes";
@@ -55,6 +61,10 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
     static final String FORWARD = PREFIX + "forward";
     static final String HOT_KEYS = PREFIX + "hot-keys";
     static final String NEAR_CACHE = PREFIX + "near-cache";
+    static final String CACHE = PREFIX + "cache";
+    static final String PROXY = PREFIX + "proxy";
+    /** A list setting's value for "none" (a list cannot be empty in configuration). */
+    static final String NONE = "none";
 
     /**
      * @param baseUrl         the origin's base URL, trimmed; empty: the demo origin
@@ -64,9 +74,20 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
      * @param maxInFlight     origin fetches under way at once
      * @param maxBodyBytes    the largest body taken, from the origin or another member: 1 to
      *                        {@link BinaryForwardServer#MAX_BODY_BYTES}
+     * @param maxHeaderBytes  the largest header block of an origin's answer read
+     * @param demoMaxAge      what the demo origin's answers say in {@code max-age}
      */
     record OriginSettings(Optional<String> baseUrl, Duration demoDelay, Duration timeout, int maxConnections,
-                          int maxInFlight, int maxBodyBytes) {
+                          int maxInFlight, int maxBodyBytes, int maxHeaderBytes, Duration demoMaxAge) {
+    }
+
+    /**
+     * @param key                 how a request's key is made
+     * @param stripRequestFields  fields never passed to the origin
+     * @param via                 the {@code Via} line this service adds: {@code 1.1 <pseudonym>}
+     * @param maxRequestBodyBytes the largest request body passed to the origin
+     */
+    record ProxySettings(KeyTemplate key, List<String> stripRequestFields, String via, int maxRequestBodyBytes) {
     }
 
     /**
@@ -133,9 +154,87 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
         });
         LoadSettings load = problems.check(LoadSettings.KEY, () -> LoadSettings.OFF.withWindow(config.boundedLoad().window(),
                 config.boundedLoad().minRate()));
+        CacheSettings cache = problems.check(CACHE, () -> cache(config.cache()));
+        Integer maxVariants = problems.check(CACHE + ".max-variants", () -> {
+            LocalCache.checkMaxVariants(config.cache().maxVariants());
+            return config.cache().maxVariants();
+        });
+        ProxySettings proxy = maxBodyBytes == null ? null : proxy(config, maxBodyBytes, problems);
         problems.throwIfAny();
         return new RouterSettings(cacheMaxBytes, maxBufferedBytes, maxInFlight, origin, redirects, forward, guards, hot, near,
-                load);
+                load, cache, maxVariants, proxy);
+    }
+
+    /** The policy's settings from {@code ketama.router.cache.*}. */
+    private static CacheSettings cache(RouterConfig.Cache c) {
+        long year = Duration.ofDays(365).toMillis();
+        long defaultTtl = durationWithin(".default-ttl", c.defaultTtl(), year);
+        long heuristicMax = durationWithin(".heuristic-max", c.heuristicMax(), year);
+        long staleIfError = durationWithin(".stale-if-error", c.staleIfError(), year);
+        if (c.heuristicPercent() < 0 || c.heuristicPercent() > 100) {
+            throw new IllegalArgumentException(".heuristic-percent: must be 0 to 100, was " + c.heuristicPercent());
+        }
+        if (c.maxVaryFields() < 1 || c.maxVaryFields() > 1000) {
+            throw new IllegalArgumentException(".max-vary-fields: must be 1 to 1000, was " + c.maxVaryFields());
+        }
+        List<String> targeted = new ArrayList<>();
+        for (String field : c.targetedFields()) {
+            String name = field.trim();
+            if (name.equalsIgnoreCase(NONE) || name.isEmpty()) {
+                continue;
+            }
+            if (!FieldNames.isToken(name)) {
+                throw new IllegalArgumentException(".targeted-fields: '" + name + "' is not a field name (a token: letters, "
+                        + "digits and !#$%&'*+-.^_`|~), e.g. CDN-Cache-Control, or none");
+            }
+            targeted.add(name);
+        }
+        return new CacheSettings(defaultTtl, c.heuristicPercent(), heuristicMax, c.storeSetCookie(), staleIfError,
+                c.maxVaryFields(), List.copyOf(targeted));
+    }
+
+    private static long durationWithin(String key, Duration value, long maxMillis) {
+        if (value.isNegative() || value.toMillis() > maxMillis) {
+            throw new IllegalArgumentException(key + ": must be 0 to 365 days, e.g. 60s, was " + value);
+        }
+        return value.toMillis();
+    }
+
+    /** {@code ketama.router.proxy.*} and the key template, each invalid key named in {@code problems}. */
+    private static ProxySettings proxy(RouterConfig config, int maxBodyBytes, Problems problems) {
+        RouterConfig.Proxy p = config.proxy();
+        KeyTemplate key = problems.check(CACHE + ".key", () -> KeyTemplate.parse(config.cache().key()));
+        String via = problems.check(PROXY + ".via", () -> {
+            String name = p.via().trim();
+            if (!FieldNames.isToken(name)) {
+                throw new IllegalArgumentException("must be a token (letters, digits and !#$%&'*+-.^_`|~), e.g. ketama-router; "
+                        + "was '" + p.via() + "'");
+            }
+            return "1.1 " + name;
+        });
+        List<String> strip = problems.check(PROXY + ".strip-request-fields", () -> {
+            List<String> names = new ArrayList<>();
+            for (String field : p.stripRequestFields()) {
+                String name = field.trim();
+                if (name.equalsIgnoreCase(NONE) || name.isEmpty()) {
+                    continue;
+                }
+                if (!FieldNames.isToken(name)) {
+                    throw new IllegalArgumentException("'" + name + "' is not a field name (a token), e.g. X-Forwarded-Host, or none");
+                }
+                names.add(name);
+            }
+            return List.copyOf(names);
+        });
+        Integer body = problems.check(PROXY + ".max-request-body-bytes", () -> {
+            BigInteger bytes = p.maxRequestBodyBytes().asBigInteger();
+            if (bytes.signum() < 0 || bytes.compareTo(BigInteger.valueOf(maxBodyBytes)) > 0) {
+                throw new IllegalArgumentException("must be 0 to " + maxBodyBytes + " bytes (" + MAX_BODY_BYTES + "), e.g. 1M; was "
+                        + bytes);
+            }
+            return bytes.intValueExact();
+        });
+        return key == null || via == null || strip == null || body == null ? null : new ProxySettings(key, strip, via, body);
     }
 
     private static OriginSettings origin(RouterConfig.Origin config, int maxBodyBytes) {
@@ -158,8 +257,15 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(".max-in-flight: " + e.getMessage(), e);
         }
+        if (config.demoMaxAge().isNegative()) {
+            throw new IllegalArgumentException(".demo-max-age: must be at least 0, e.g. 1h; was " + config.demoMaxAge());
+        }
+        BigInteger headerBytes = config.maxHeaderBytes().asBigInteger();
+        if (headerBytes.compareTo(BigInteger.valueOf(1024)) < 0 || headerBytes.compareTo(BigInteger.valueOf(1024 * 1024)) > 0) {
+            throw new IllegalArgumentException(".max-header-bytes: must be 1K to 1M, e.g. 16K; was " + headerBytes);
+        }
         return new OriginSettings(baseUrl, config.demoDelay(), config.timeout(), config.maxConnections(), config.maxInFlight(),
-                maxBodyBytes);
+                maxBodyBytes, headerBytes.intValueExact(), config.demoMaxAge());
     }
 
     private static ForwardEndpointSettings forward(RouterConfig.Forward f, int httpPort, Problems problems) {

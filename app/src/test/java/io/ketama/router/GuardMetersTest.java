@@ -1,5 +1,8 @@
 package io.ketama.router;
 
+import io.ketama.router.serving.KeyRequest;
+import io.ketama.router.tracing.TraceContext;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -77,9 +80,14 @@ class GuardMetersTest {
     /** A transport whose every forward is answered at once. */
     private static final class Answering implements ForwardTransport {
         @Override
-        public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
+        public CompletionStage<Served> forward(Member target, KeyRequest request, boolean spillable, TraceContext trace) {
             return CompletableFuture.completedFuture(new Served(new OriginAnswer(200, "text/plain", new byte[] {1}),
                     CacheStatus.HIT, "m"));
+        }
+
+        @Override
+        public CompletionStage<Void> invalidate(Member target, String key) {
+            return CompletableFuture.completedFuture(null);
         }
 
         @Override

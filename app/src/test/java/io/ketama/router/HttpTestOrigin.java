@@ -17,8 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real HTTP origin for the service under test: a Vert.x server on 127.0.0.1 that answers
- * {@code GET /origin/<key>} with what the test set for that key ({@link #answer}), else a 200 whose
- * body names the key, and counts the requests per key.
+ * {@code /origin/<key>} with what the test set for that key ({@link #answer}), else a 200 whose body
+ * names the key and that may be cached for an hour ({@code Cache-Control: max-age=3600}); counts the
+ * requests per key and keeps what each carried ({@link #seen}: method, fields, body). An answer the
+ * test set with an {@code ETag} is answered {@code 304} (its fields, no body) to a request whose
+ * {@code If-None-Match} names that tag, as an origin that validates does.
  */
 final class HttpTestOrigin implements AutoCloseable {
 
@@ -53,6 +56,16 @@ final class HttpTestOrigin implements AutoCloseable {
     private final HttpServer server;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+    private final Map<String, java.util.List<Seen>> seen = new ConcurrentHashMap<>();
+
+    /** One request the origin received: its method, its fields (names lower-cased) and its body. */
+    record Seen(String method, Map<String, java.util.List<String>> fields, String body) {
+        /** The first value of field {@code name}, or null. */
+        String field(String name) {
+            java.util.List<String> values = fields.get(name.toLowerCase(java.util.Locale.ROOT));
+            return values == null || values.isEmpty() ? null : values.get(0);
+        }
+    }
 
     private HttpTestOrigin(Vertx vertx, HttpServer server) {
         this.vertx = vertx;
@@ -74,7 +87,8 @@ final class HttpTestOrigin implements AutoCloseable {
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
         HttpTestOrigin[] self = new HttpTestOrigin[1];
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port))
-                .requestHandler(request -> self[0].serve(request.path(), request.response()));
+                .requestHandler(request -> request.body().onComplete(body -> self[0].serve(request,
+                        body.succeeded() ? body.result().toString(StandardCharsets.UTF_8) : "")));
         self[0] = new HttpTestOrigin(vertx, server);
         server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         return self[0];
@@ -100,20 +114,40 @@ final class HttpTestOrigin implements AutoCloseable {
         return ("origin answer for " + key).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The requests the origin received for {@code key} so far, in order. */
+    java.util.List<Seen> seen(String key) {
+        return java.util.List.copyOf(seen.getOrDefault(key, java.util.List.of()));
+    }
+
     /** Requests the origin received for {@code key} so far. */
     int requests(String key) {
         AtomicInteger n = requests.get(key);
         return n == null ? 0 : n.get();
     }
 
-    private void serve(String path, HttpServerResponse response) {
+    private void serve(io.vertx.core.http.HttpServerRequest request, String body) {
+        String path = request.path();
+        HttpServerResponse response = request.response();
         if (!path.startsWith(PATH + "/")) {
             response.setStatusCode(404).end();
             return;
         }
         String key = path.substring(PATH.length() + 1);
+        Map<String, java.util.List<String>> fields = new java.util.TreeMap<>();
+        request.headers().forEach(f -> fields.computeIfAbsent(f.getKey().toLowerCase(java.util.Locale.ROOT),
+                n -> new java.util.ArrayList<>()).add(f.getValue()));
+        seen.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(new Seen(request.method().name(),
+                fields, body));
         requests.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-        Answer answer = answers.getOrDefault(key, new Answer(200, "text/plain; charset=UTF-8", Map.of(), defaultBody(key), false));
+        Answer answer = answers.getOrDefault(key, new Answer(200, "text/plain; charset=UTF-8", Map.of("Cache-Control", "max-age=3600"),
+                defaultBody(key), false));
+        String tag = answer.headers().get("ETag");
+        if (tag != null && tag.equals(request.getHeader("If-None-Match"))) {
+            response.setStatusCode(304);
+            answer.headers().forEach(response::putHeader);
+            response.end();
+            return;
+        }
         Context context = vertx.getOrCreateContext();
         if (answer.rest() != null && answer.sentBeforeRest() < 0) {
             answer.rest().whenComplete((x, e) -> context.runOnContext(v -> write(answer, response, context)));

@@ -1,5 +1,7 @@
 package io.ketama.router;
 
+import io.ketama.router.serving.KeyedOrigin;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ketama.router.serving.DemoOrigin;
@@ -53,7 +55,7 @@ class MemberKillTest extends ClusterTest {
         cluster.add(Set.of());
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
         // the victim's origin holds its "kill-held" keys until it dies: those forwards are under way at the kill
-        victim = cluster.add(Set.of(), key -> key.startsWith("kill-held") ? never.thenCompose(v -> demo.fetch(key)) : demo.fetch(key));
+        victim = cluster.add(Set.of(), KeyedOrigin.of(key -> key.startsWith("kill-held") ? never.thenCompose(v -> demo.fetch(key)) : demo.fetch(key)));
     }
 
     @AfterAll

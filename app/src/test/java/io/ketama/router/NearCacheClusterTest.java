@@ -1,5 +1,7 @@
 package io.ketama.router;
 
+import io.ketama.router.serving.KeyedOrigin;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,9 +64,9 @@ class NearCacheClusterTest extends ClusterTest {
 
     @Override
     void addMembers() {
-        b = cluster.add(Set.of("ssd"), key -> CompletableFuture.completedFuture(key.contains("missing")
+        b = cluster.add(Set.of("ssd"), KeyedOrigin.of(key -> CompletableFuture.completedFuture(key.contains("missing")
                 ? new OriginAnswer(404, "text/plain", "no such key".getBytes(StandardCharsets.UTF_8))
-                : new OriginAnswer(200, "text/plain", (key + " version " + version.get()).getBytes(StandardCharsets.UTF_8))));
+                : new OriginAnswer(200, "text/plain", (key + " version " + version.get()).getBytes(StandardCharsets.UTF_8)))));
     }
 
     /** A fresh key that {@code b} owns, its name containing {@code tag}. */
@@ -190,9 +192,9 @@ class NearCacheClusterTest extends ClusterTest {
         for (int i = 0; i < 10; i++) {
             given().get("/cache/" + own).then().statusCode(200).header(CacheAnswers.SERVED_BY, appAddress());
         }
-        assertThat(nearCache.get(featured)).isNull();
-        assertThat(nearCache.get(missing)).isNull();
-        assertThat(nearCache.get(own)).isNull();
+        assertThat(nearCache.holds(featured)).isFalse();
+        assertThat(nearCache.holds(missing)).isFalse();
+        assertThat(nearCache.holds(own)).isFalse();
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("ketama_router_requests_total{cache=\"near\",served=\"local\"}")
                 .contains("ketama_router_near_cache_bytes").contains("cache=\"ketama-router-near\"");

@@ -1,5 +1,7 @@
 package io.ketama.router;
 
+import io.ketama.router.serving.KeyedOrigin;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,19 +89,20 @@ abstract class TransportsTest extends ClusterTest {
     void addMembers() {
         b = cluster.add(Set.of("edge"));
         c = cluster.add(Set.of("edge"));
-        cutOff = cluster.add(Set.of("cut"), key -> CompletableFuture.failedFuture(
-                new OriginUnavailableException("origin http://origin.invalid refused the connection", null)));
-        redirecting = cluster.add(Set.of("moved"), key -> CompletableFuture.completedFuture(
+        cutOff = cluster.add(Set.of("cut"), KeyedOrigin.asIs(key -> CompletableFuture.failedFuture(
+                new OriginUnavailableException("origin http://origin.invalid refused the connection", null))));
+        // a redirect that says nothing of its freshness: passed through, asked of the origin each time
+        redirecting = cluster.add(Set.of("moved"), KeyedOrigin.asIs(key -> CompletableFuture.completedFuture(
                 new OriginAnswer(307, "text/plain", ("see /elsewhere/" + key).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                        "/elsewhere/" + key)));
-        tooLarge = cluster.add(Set.of("large"), key -> CompletableFuture.failedFuture(new OriginAnswerTooLargeException(
-                "origin http://origin.invalid answered with a body of 1048576 bytes (its Content-Length); this member takes at most 65536 bytes")));
+                        "/elsewhere/" + key))));
+        tooLarge = cluster.add(Set.of("large"), KeyedOrigin.asIs(key -> CompletableFuture.failedFuture(new OriginAnswerTooLargeException(
+                "origin http://origin.invalid answered with a body of 1048576 bytes (its Content-Length); this member takes at most 65536 bytes"))));
         DemoOrigin demo = new DemoOrigin(java.time.Duration.ZERO);
-        larger = cluster.add(Set.of("larger"), key -> largeKeys.contains(key)
+        larger = cluster.add(Set.of("larger"), KeyedOrigin.of(key -> largeKeys.contains(key)
                 ? CompletableFuture.completedFuture(new OriginAnswer(200, "application/octet-stream", new byte[256 * 1024]))
-                : demo.fetch(key));
-        mid = cluster.add(Set.of("mid"), TransportsTest::midAnswer);
-        midToo = cluster.add(Set.of("mid"), TransportsTest::midAnswer);
+                : demo.fetch(key)));
+        mid = cluster.add(Set.of("mid"), KeyedOrigin.of(TransportsTest::midAnswer));
+        midToo = cluster.add(Set.of("mid"), KeyedOrigin.of(TransportsTest::midAnswer));
     }
 
     private static CompletableFuture<OriginAnswer> midAnswer(String key) {

@@ -13,7 +13,7 @@ package io.ketama.router.caching;
  * @param vary            its {@code Vary}
  */
 record AnswerFacts(CacheSettings settings, CacheControl cc, boolean targeted, long lifetimeMillis, boolean hasValidator,
-                   Variants.Vary vary) {
+                   VaryFields.Vary vary) {
 
     /** The facts of {@code answer}, read on first use for these settings. */
     static AnswerFacts of(OriginAnswer answer, CacheSettings settings) {
@@ -31,7 +31,7 @@ record AnswerFacts(CacheSettings settings, CacheControl cc, boolean targeted, lo
         CacheControl cc = targeted != null ? targeted : CacheControlParser.parse(headers, "Cache-Control");
         long lifetime = Freshness.lifetimeMillis(answer, cc, targeted == null, settings);
         boolean validator = headers.has("ETag") || HttpDates.parse(headers.first("Last-Modified")) != HttpDates.INVALID;
-        return new AnswerFacts(settings, cc, targeted != null, lifetime, validator, Variants.vary(headers));
+        return new AnswerFacts(settings, cc, targeted != null, lifetime, validator, VaryFields.vary(headers));
     }
 
     /** Whether {@code Expires} counts (no targeted field replaced it) and the answer has one. */

@@ -129,7 +129,7 @@ public final class CachePolicy {
         }
         String[] values = new String[names.length];
         for (int i = 0; i < names.length; i++) {
-            values[i] = Variants.normalised(request.headers(), names[i]);
+            values[i] = VaryFields.normalised(request.headers(), names[i]);
         }
         return values;
     }
@@ -140,7 +140,7 @@ public final class CachePolicy {
      * absent); {@code Vary: *} never matches; an answer without {@code Vary} always does.
      */
     public boolean matches(OriginAnswer answer, String[] storedSelectors, CacheRequest request) {
-        Variants.Vary vary = AnswerFacts.of(answer, settings).vary();
+        VaryFields.Vary vary = AnswerFacts.of(answer, settings).vary();
         if (vary.star()) {
             return false;
         }
@@ -152,7 +152,7 @@ public final class CachePolicy {
             return false;
         }
         for (int i = 0; i < names.length; i++) {
-            if (!Objects.equals(storedSelectors[i], Variants.normalised(request.headers(), names[i]))) {
+            if (!Objects.equals(storedSelectors[i], VaryFields.normalised(request.headers(), names[i]))) {
                 return false;
             }
         }

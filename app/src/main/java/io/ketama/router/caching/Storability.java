@@ -29,7 +29,7 @@ final class Storability {
         if (!settings.storeSetCookie() && answer.headers().has("Set-Cookie")) {
             return false;
         }
-        Variants.Vary vary = facts.vary();
+        VaryFields.Vary vary = facts.vary();
         if (vary.star() || vary.names() != null && vary.names().length > settings.maxVaryFields()) {
             return false; // §4.1: Vary * never matches; a Vary of many fields fragments the cache without bound
         }

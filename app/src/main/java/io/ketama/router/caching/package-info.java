@@ -11,7 +11,7 @@
  * reading directives ({@code CacheControlParser}, {@code TargetedFields} over
  * {@code StructuredDictionary}), what is read once per answer and request ({@code AnswerFacts},
  * {@code RequestFacts}), freshness and age ({@code Freshness}, {@code Ages}), storing
- * ({@code Storability}, {@code StoredFields}), variants ({@code Variants}), validation
+ * ({@code Storability}, {@code StoredFields}), variants ({@code VaryFields}), validation
  * ({@code Validation}, {@code Preconditions}, {@code EntityTags}) and ranges ({@code Ranges}).
  */
 package io.ketama.router.caching;

@@ -81,6 +81,11 @@ final class AttemptTimeLimit {
         }
     }
 
+    /** The limit, ms. */
+    long millis() {
+        return millis;
+    }
+
     /** Attempts that ran out of time so far. */
     long timedOut() {
         return timedOut.sum();

@@ -3,6 +3,7 @@ package io.ketama.router.forwarding;
 import com.hazelcast.cluster.Member;
 import io.ketama.router.load.OwnerLoad;
 import io.ketama.router.serving.Failures;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.NoRoomForReplyException;
@@ -120,7 +121,12 @@ public final class FailoverChain {
 
     /** As {@link #serve(String, List)}; each forward a child span of {@code span} (null: untraced), carried to its member. */
     public CompletionStage<Outcome> serve(String key, List<Member> candidates, RouteSpan span) {
-        Run run = new Run(key, candidates, span);
+        return serve(KeyRequest.of(key), candidates, span);
+    }
+
+    /** As {@link #serve(String, List, RouteSpan)}, for the whole request the cache reads ({@link KeyRequest}). */
+    public CompletionStage<Outcome> serve(KeyRequest request, List<Member> candidates, RouteSpan span) {
+        Run run = new Run(request, candidates, span);
         run.next();
         return run.result;
     }
@@ -136,7 +142,12 @@ public final class FailoverChain {
 
     /** As {@link #serveSpilled(String, List)}, traced as {@link #serve(String, List, RouteSpan)}. */
     public CompletionStage<Outcome> serveSpilled(String key, List<Member> candidates, RouteSpan span) {
-        Run run = new Run(key, candidates, span);
+        return serveSpilled(KeyRequest.of(key), candidates, span);
+    }
+
+    /** As {@link #serveSpilled(String, List, RouteSpan)}, for the whole request the cache reads ({@link KeyRequest}). */
+    public CompletionStage<Outcome> serveSpilled(KeyRequest request, List<Member> candidates, RouteSpan span) {
+        Run run = new Run(request, candidates, span);
         if (run.limit > 1) {
             run.index = 1;
             run.spilled = true;
@@ -150,7 +161,7 @@ public final class FailoverChain {
 
     /** One key's way through its candidates. */
     private final class Run {
-        final String key;
+        final KeyRequest request;
         final List<Member> candidates;
         final int limit;
         final CompletableFuture<Outcome> result = new CompletableFuture<>();
@@ -165,9 +176,9 @@ public final class FailoverChain {
         /** The entry member's span; null: untraced. */
         final RouteSpan span;
 
-        Run(String key, List<Member> candidates, RouteSpan span) {
+        Run(KeyRequest request, List<Member> candidates, RouteSpan span) {
             this.span = span;
-            this.key = key;
+            this.request = request;
             this.candidates = candidates;
             this.limit = Math.min(candidates.size(), maxCandidates);
         }
@@ -190,7 +201,7 @@ public final class FailoverChain {
                 if (!owner) {
                     load.serve(); // the owner's own admission is its caller's
                 }
-                local.serve(key, span).whenComplete((served, failure) -> {
+                local.serve(request, span).whenComplete((served, failure) -> {
                     if (failure == null) {
                         result.complete(new Outcome(served, false, failures, spilled));
                     } else {
@@ -202,7 +213,7 @@ public final class FailoverChain {
             RouteSpan hop = span == null ? null : span.forward(Members.address(candidate), index - 1, forwarder.transport().name());
             CompletionStage<Served> forwarded;
             try {
-                forwarded = forwarder.forward(candidate, key, spill && owner && !spilled, hop == null ? null : hop.context());
+                forwarded = forwarder.forward(candidate, request, spill && owner && !spilled, hop == null ? null : hop.context());
             } catch (RuntimeException e) {
                 forwarded = CompletableFuture.failedFuture(e);
             }
@@ -256,7 +267,7 @@ public final class FailoverChain {
                         + "or failed: " + failures));
                 return;
             }
-            local.bypass(key, span).whenComplete((served, failure) -> {
+            local.bypass(request, span).whenComplete((served, failure) -> {
                 if (failure == null) {
                     result.complete(new Outcome(served, false, failures, spilled));
                 } else {

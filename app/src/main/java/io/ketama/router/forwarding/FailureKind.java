@@ -31,6 +31,12 @@ public enum FailureKind {
     SPILLED(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.SPILLS),
     /** The origin's answer was larger than a member takes: asking it through another member gets the same. */
     ORIGIN_ANSWER_TOO_LARGE(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN),
+    /**
+     * An {@code only-if-cached} request the member serving the key holds nothing for
+     * ({@link io.ketama.router.serving.NotCachedException}): asking another member would not be
+     * asking the key's holder; a {@code 504}.
+     */
+    NOT_CACHED(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN),
     /** The origin gave no answer ({@link OriginUnavailableException}): it is shared, another member would ask it again. */
     ORIGIN_UNAVAILABLE(Trait.SAYS_NOTHING_OF_THE_MEMBER | Trait.ENDS_THE_CHAIN),
     /**
@@ -81,6 +87,9 @@ public enum FailureKind {
         Throwable cause = Failures.cause(failure);
         if (cause instanceof SpilledException) {
             return SPILLED;
+        }
+        if (cause instanceof io.ketama.router.serving.NotCachedException) {
+            return NOT_CACHED;
         }
         if (cause instanceof OriginAnswerTooLargeException) {
             return ORIGIN_ANSWER_TOO_LARGE;

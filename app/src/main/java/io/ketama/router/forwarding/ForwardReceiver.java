@@ -1,6 +1,7 @@
 package io.ketama.router.forwarding;
 
 import io.ketama.router.load.OwnerLoad;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.KeyServer;
 import io.ketama.router.serving.Served;
 import io.ketama.router.tracing.RouteSpan;
@@ -62,7 +63,7 @@ public final class ForwardReceiver {
         this.attached = null;
     }
 
-    /** Serves a forwarded {@code key} that may not be spilled (a final request). */
+    /** Serves a forwarded {@code key} that may not be spilled (a final request), as a plain {@code GET} ({@link KeyRequest#of}). */
     public CompletionStage<Served> serve(String key) {
         return serve(key, false);
     }
@@ -84,13 +85,21 @@ public final class ForwardReceiver {
      * forwarding member's, as its forward carried it; null: none came) where tracing is on.
      */
     public CompletionStage<Served> serve(String key, boolean spillable, TraceContext trace) {
-        RouteSpan span = tracing.served(key, trace);
+        return serve(KeyRequest.of(key), spillable, trace);
+    }
+
+    /**
+     * Serves a forwarded request for a key (channel version 5 and later carry the whole request: the
+     * key, the origin's target and the client's fields), as {@link #serve(String, boolean)} does.
+     */
+    public CompletionStage<Served> serve(KeyRequest request, boolean spillable, TraceContext trace) {
+        RouteSpan span = tracing.served(request.key(), trace);
         if (span == null) {
-            return served(key, spillable, null);
+            return served(request, spillable, null);
         }
         CompletionStage<Served> answer;
         try {
-            answer = served(key, spillable, span);
+            answer = served(request, spillable, span);
         } catch (RuntimeException e) {
             span.fail(e);
             throw e;
@@ -105,7 +114,7 @@ public final class ForwardReceiver {
         });
     }
 
-    private CompletionStage<Served> served(String key, boolean spillable, RouteSpan span) {
+    private CompletionStage<Served> served(KeyRequest request, boolean spillable, RouteSpan span) {
         Attached a = attached;
         if (a == null) {
             return CompletableFuture.failedFuture(new NotServingException("the member serves no forwarded keys now "
@@ -113,16 +122,43 @@ public final class ForwardReceiver {
         }
         if (!spillable) {
             a.load.serve();
-        } else if (!a.load.admit(key)) {
+        } else if (!a.load.admit(request.key())) {
             return CompletableFuture.failedFuture(SPILLED);
         }
         KeyServer server = a.server;
-        Served hit = server.hit(key);
+        Served hit = server.hit(request);
         if (hit != null) {
             return CompletableFuture.completedFuture(hit);
         }
         inFlight.incrementAndGet();
-        return server.serve(key, span).whenComplete((served, failure) -> inFlight.decrementAndGet());
+        return server.serve(request, span).whenComplete((served, failure) -> inFlight.decrementAndGet());
+    }
+
+    /**
+     * Whether {@code served}, the answer to an older member's plain {@code request} (channel version 4
+     * or before: the key alone), may go to that member, which stores it without reading its fields:
+     * only an answer any client may have, one this member's policy would store for a request without
+     * fields and that does not vary by request fields ({@code Vary}).
+     */
+    public boolean shareableWithOlderMembers(KeyRequest request, Served served) {
+        Attached a = attached;
+        return a != null && !served.answer().headers().has("Vary")
+                && a.server.policy().storable(request.request(), served.answer());
+    }
+
+    /**
+     * Drops every stored answer of {@code key} here (an unsafe request through another member changed
+     * it, RFC 9111 §4.4).
+     *
+     * @return whether a key server was attached to drop them (a starting or stopping member holds none)
+     */
+    public boolean invalidate(String key) {
+        Attached a = attached;
+        if (a == null) {
+            return false;
+        }
+        a.server.invalidate(key);
+        return true;
     }
 
     /** Forwarded keys being served now (waiting for the origin: hits are done at once). */

@@ -2,6 +2,7 @@ package io.ketama.router.forwarding;
 
 import com.hazelcast.cluster.Member;
 import io.ketama.router.forwarding.guard.MemberGuard;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.OriginUnavailableException;
 import io.ketama.router.serving.Served;
@@ -84,12 +85,29 @@ public final class Forwarder {
 
     /** As {@link #forward(Member, String, boolean)}, carrying {@code trace} (null: untraced) where the transport can. */
     public CompletionStage<Served> forward(Member target, String key, boolean spillable, TraceContext trace) {
+        return forward(target, KeyRequest.of(key), spillable, trace);
+    }
+
+    /** Serves {@code request} on {@code target}, as {@link #forward(Member, String, boolean)} serves a key. */
+    public CompletionStage<Served> forward(Member target, KeyRequest request, boolean spillable, TraceContext trace) {
         // Checked before the guard too: a stale selection may still name a member that left, and
         // a guard made for it again would outlive it until the next membership change.
         if (!attempts.present(target)) {
             return CompletableFuture.failedFuture(TransportAttempts.gone(target));
         }
-        return guardFor(target).call(new ForwardAttempt(attempts, target, key, spillable, trace));
+        return guardFor(target).call(new ForwardAttempt(attempts, target, request, spillable, trace));
+    }
+
+    /**
+     * Asks {@code target} to drop every stored answer of {@code key}, within the forward time limit;
+     * not retried, not counted by its guard (an invalidation that fails leaves an answer that expires
+     * by its own freshness).
+     */
+    public CompletionStage<Void> invalidate(Member target, String key) {
+        if (!attempts.present(target)) {
+            return CompletableFuture.failedFuture(TransportAttempts.gone(target));
+        }
+        return attempts.invalidate(target, key);
     }
 
     /** The cluster's members now; drops the guards of those gone (their breakers die with them). */

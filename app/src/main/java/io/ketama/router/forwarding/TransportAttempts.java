@@ -2,6 +2,7 @@ package io.ketama.router.forwarding;
 
 import com.hazelcast.cluster.Member;
 import io.ketama.router.serving.Members;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.Served;
 import io.ketama.router.tracing.TraceContext;
 import java.util.Set;
@@ -31,10 +32,15 @@ final class TransportAttempts {
      * One try: {@code target}'s answer, or failed with {@link MemberGoneException} where it has left
      * (checked on every try: a retry may come after the member left).
      */
-    CompletionStage<Served> attempt(Member target, String key, boolean spillable, TraceContext trace) {
+    CompletionStage<Served> attempt(Member target, KeyRequest request, boolean spillable, TraceContext trace) {
         return present(target)
-                ? timeLimit.limit(transport.forward(target, key, spillable, trace), target)
+                ? timeLimit.limit(transport.forward(target, request, spillable, trace), target)
                 : CompletableFuture.failedFuture(gone(target));
+    }
+
+    /** {@code target} asked to drop {@code key}'s stored answers, failed past the attempt's time limit. */
+    CompletionStage<Void> invalidate(Member target, String key) {
+        return transport.invalidate(target, key).toCompletableFuture().orTimeout(timeLimit.millis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Whether {@code target} is a member of the cluster now. */

@@ -3,7 +3,10 @@ package io.ketama.router.hot;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.ketama.router.caching.CachePolicy;
+import io.ketama.router.caching.CacheRequest;
 import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Variant;
 import io.ketama.router.caching.OriginAnswer;
 import java.time.Duration;
 import java.util.Objects;
@@ -14,14 +17,23 @@ import java.util.Objects;
  *
  * <h2>Contract</h2>
  * <ul>
- *   <li><b>What may be kept</b>: a plain {@code 200} answer ({@link OriginAnswer#cacheable}) another
- *       member served for a key this member does not own, once {@link HotKeys} counts the key hot here
- *       (at least {@code min-requests} in its window). Never a redirect or another status, a bypass,
- *       nor (the caller's rule) an answer to a request that required features.</li>
- *   <li><b>For how long</b>: {@code ttl} from the moment it was received ({@code expireAfterWrite}), so a
- *       near copy is never more than {@code ttl} older than the answer its owner had when it sent it.
- *       Then the next request goes to the owner again, and its answer, the owner's newest, replaces the
- *       copy with a fresh {@code ttl} (as any later answer for the key does).</li>
+ *   <li><b>What may be kept</b>: an answer another member served for a key this member does not own,
+ *       once {@link HotKeys} counts the key hot here (at least {@code min-requests} in its window), and
+ *       only where the one {@link CachePolicy} would store it for the request it answered (never
+ *       {@code private}, {@code no-store}, {@code Set-Cookie}, {@code Vary: *}, a request with
+ *       {@code Authorization} unless the answer allows it) and it is fresh for that request as it
+ *       arrives (so never one that says {@code no-cache}). Never a bypass, nor (the caller's rule) an
+ *       answer to a request that required features. One copy per key, with the values its {@code Vary}
+ *       selected it by.</li>
+ *   <li><b>Whom it answers</b>: a request it matches by {@code Vary}, while it is fresh for that request
+ *       by the policy (its age is its owner's age when sent plus its time here, RFC 9111 §4.2.3), so a
+ *       near copy never serves past its answer's freshness nor a request that asks more
+ *       ({@code no-cache}, {@code max-age}, {@code min-fresh}); anything else goes to the owner.</li>
+ *   <li><b>For how long</b>: at most {@code ttl} from the moment it was received ({@code expireAfterWrite}),
+ *       so a near copy is never more than {@code ttl} older than the answer its owner had when it sent
+ *       it, whatever the answer's own freshness. Then the next request goes to the owner again, and its
+ *       answer, the owner's newest, replaces the copy with a fresh {@code ttl} (as any later answer for
+ *       the key does).</li>
  *   <li><b>How much</b>: at most {@code maxBytes} of heap, each entry weighed as the local cache weighs
  *       one ({@link LocalCache#weigh}: key, body, the overhead JOL measured); past it Caffeine's W-TinyLFU
  *       keeps the more frequent keys. Its own bound: the copies do not hold bytes of the body budget,
@@ -32,8 +44,9 @@ import java.util.Objects;
  */
 public final class NearCache {
 
-    private final Cache<String, OriginAnswer> cache;
+    private final Cache<String, Variant> cache;
     private final HotKeys hot;
+    private final CachePolicy policy;
     private final long maxBytes;
     private final Duration ttl;
 
@@ -55,16 +68,18 @@ public final class NearCache {
      * @param maxBytes the most heap its copies take, at least 1
      * @param ttl      how long a copy serves after it was received, more than 0
      * @param hot      which keys are hot here
+     * @param policy   the rules a copy is kept and served by
      * @param ticker   Caffeine's clock ({@link Ticker#systemTicker()}; a test's own)
      */
-    public NearCache(long maxBytes, Duration ttl, HotKeys hot, Ticker ticker) {
+    public NearCache(long maxBytes, Duration ttl, HotKeys hot, CachePolicy policy, Ticker ticker) {
         check(maxBytes, ttl);
         this.hot = Objects.requireNonNull(hot, "hot");
+        this.policy = Objects.requireNonNull(policy, "policy");
         this.maxBytes = maxBytes;
         this.ttl = ttl;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((String key, OriginAnswer answer) -> LocalCache.weigh(key, answer))
+                .weigher((String key, Variant copy) -> LocalCache.weigh(key, copy.answer()))
                 .expireAfterWrite(ttl)
                 .ticker(ticker)
                 // eviction and expiry bookkeeping on the calling thread: no pool thread is woken
@@ -73,23 +88,43 @@ public final class NearCache {
                 .build();
     }
 
-    /** The near copy of {@code key}, or null: none, or past its {@code ttl}. */
-    public OriginAnswer get(String key) {
-        return cache.getIfPresent(key);
+    /**
+     * The near copy of {@code key} that may answer {@code request} at {@code now} (epoch ms), or null:
+     * none, past its {@code ttl}, another variant, or not fresh enough for the request.
+     */
+    public OriginAnswer get(String key, CacheRequest request, long now) {
+        Variant copy = cache.getIfPresent(key);
+        if (copy == null || !policy.matches(copy.answer(), copy.selectors(), request)
+                || policy.reuse(copy.answer(), request, now) != CachePolicy.Reuse.FRESH) {
+            return null;
+        }
+        return copy.answer();
     }
 
     /**
-     * An answer another member served for {@code key}: kept (replacing any copy, with a fresh
-     * {@code ttl}) when it may be ({@link OriginAnswer#cacheable}) and the key is hot here.
+     * An answer another member served for {@code key} to {@code request}: kept (replacing any copy, with
+     * a fresh {@code ttl}) when the key is hot here and the policy would store it and serve it now
+     * (see the class comment).
      *
      * @return whether it was kept
      */
-    public boolean offer(String key, OriginAnswer answer) {
-        if (answer.status() != 200 || hot.estimate(key) < hot.minCount()) {
+    public boolean offer(String key, CacheRequest request, OriginAnswer answer, long now) {
+        if (hot.estimate(key) < hot.minCount() || !policy.storable(request, answer)
+                || policy.reuse(answer, request, now) != CachePolicy.Reuse.FRESH) {
             return false;
         }
-        cache.put(key, answer);
+        cache.put(key, new Variant(answer, policy.selectors(answer, request)));
         return true;
+    }
+
+    /** Whether a near copy of {@code key} is held now (whatever requests it may answer); not counted in the statistics. */
+    public boolean holds(String key) {
+        return cache.asMap().containsKey(key);
+    }
+
+    /** Drops the near copy of {@code key} (an unsafe request through this member changed it). */
+    public void invalidate(String key) {
+        cache.invalidate(key);
     }
 
     /** Copies held now. */
@@ -111,7 +146,7 @@ public final class NearCache {
     }
 
     /** The underlying cache, for metrics binders. */
-    public Cache<String, OriginAnswer> caffeine() {
+    public Cache<String, Variant> caffeine() {
         return cache;
     }
 }

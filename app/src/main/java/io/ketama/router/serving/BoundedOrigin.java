@@ -36,7 +36,7 @@ public final class BoundedOrigin implements Origin {
     }
 
     @Override
-    public CompletionStage<OriginAnswer> fetch(String key) {
+    public CompletionStage<OriginAnswer> fetch(OriginRequest request) {
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
             return CompletableFuture.failedFuture(new OverloadedException(
@@ -44,7 +44,7 @@ public final class BoundedOrigin implements Origin {
         }
         CompletionStage<OriginAnswer> answer;
         try {
-            answer = origin.fetch(key);
+            answer = origin.fetch(request);
         } catch (RuntimeException e) {
             inFlight.decrementAndGet();
             return CompletableFuture.failedFuture(e);

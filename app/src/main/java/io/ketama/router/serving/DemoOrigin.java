@@ -2,6 +2,8 @@ package io.ketama.router.serving;
 
 import io.ketama.router.caching.OriginAnswer;
 
+import io.ketama.router.caching.HttpDates;
+import io.ketama.router.caching.HttpFields;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,9 +18,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A built-in origin so the service runs with zero setup: after a fixed delay (standing in for the
- * origin's latency) it answers 200 with a small text body that is a pure function of the key, so
- * every member fetching a key gets the same bytes. The delay holds no thread: answers are released
- * by one shared timer thread.
+ * origin's latency) it answers a {@code GET} of target {@code /t} with a {@code 200} and a small text
+ * body that is a pure function of the target, so every member fetching it gets the same bytes, with
+ * what a well-behaved origin sends for static content: {@code Date}, {@code Cache-Control: max-age}
+ * ({@code maxAge}), a strong {@code ETag} (from the body's SHA-256) and {@code Last-Modified} (the
+ * time this origin was made). A request whose {@code If-None-Match} names that tag gets a
+ * {@code 304}, so revalidation can be seen without an origin of one's own. Any other method gets a
+ * {@code 405}. The delay holds no thread: answers are released by one shared timer thread.
  */
 public final class DemoOrigin implements Origin {
 
@@ -37,11 +43,29 @@ public final class DemoOrigin implements Origin {
         }
     }
 
-    private final Duration delay;
+    /** What the demo origin's answers say of their freshness where none is configured. */
+    public static final Duration DEFAULT_MAX_AGE = Duration.ofHours(1);
 
+    private final Duration delay;
+    private final String cacheControl;
+    private final String lastModified = HttpDates.format(System.currentTimeMillis());
+
+    /** A demo origin whose answers may be cached for {@link #DEFAULT_MAX_AGE}. */
     public DemoOrigin(Duration delay) {
+        this(delay, DEFAULT_MAX_AGE);
+    }
+
+    /**
+     * @param delay  how long each answer takes
+     * @param maxAge what its answers say in {@code Cache-Control: max-age} (whole seconds)
+     */
+    public DemoOrigin(Duration delay, Duration maxAge) {
         check(delay);
+        if (maxAge.isNegative()) {
+            throw new IllegalArgumentException("demo origin max age must be >= 0, was " + maxAge);
+        }
         this.delay = delay;
+        this.cacheControl = "max-age=" + maxAge.toSeconds();
     }
 
     /** @throws IllegalArgumentException when {@code delay} is negative */
@@ -66,14 +90,33 @@ public final class DemoOrigin implements Origin {
     }
 
     @Override
-    public CompletionStage<OriginAnswer> fetch(String key) {
-        OriginAnswer answer = new OriginAnswer(200, "text/plain; charset=ISO-8859-1", contentFor(key));
+    public CompletionStage<OriginAnswer> fetch(OriginRequest request) {
+        OriginAnswer answer = answer(request);
         if (delay.isZero()) {
             return CompletableFuture.completedFuture(answer);
         }
         CompletableFuture<OriginAnswer> later = new CompletableFuture<>();
         Timer.INSTANCE.schedule(() -> later.complete(answer), delay.toNanos(), TimeUnit.NANOSECONDS);
         return later;
+    }
+
+    /** The answer to {@code request}: the key is the target without its leading slash. */
+    private OriginAnswer answer(OriginRequest request) {
+        long now = System.currentTimeMillis();
+        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
+            return new OriginAnswer(405, HttpFields.of("Date", HttpDates.format(now), "Allow", "GET, HEAD",
+                    "Content-Type", "text/plain; charset=ISO-8859-1"), "the demo origin answers GET and HEAD\n"
+                    .getBytes(StandardCharsets.US_ASCII), now, 0);
+        }
+        String target = request.target();
+        byte[] body = contentFor(target.startsWith("/") ? target.substring(1) : target);
+        String etag = "\"" + HexFormat.of().formatHex(sha256(body), 0, 8) + "\"";
+        HttpFields.Builder fields = HttpFields.builder(5).add("Date", HttpDates.format(now))
+                .add("Cache-Control", cacheControl).add("ETag", etag).add("Last-Modified", lastModified);
+        if (etag.equals(request.headers().first("If-None-Match"))) {
+            return new OriginAnswer(304, fields.build(), new byte[0], now, 0);
+        }
+        return new OriginAnswer(200, fields.add("Content-Type", "text/plain; charset=ISO-8859-1").build(), body, now, 0);
     }
 
     private static byte[] sha256(byte[] data) {
@@ -86,6 +129,6 @@ public final class DemoOrigin implements Origin {
 
     @Override
     public String toString() {
-        return "DemoOrigin[delay=" + delay.toMillis() + "ms]";
+        return "DemoOrigin[delay=" + delay.toMillis() + "ms, " + cacheControl + "]";
     }
 }

@@ -30,11 +30,11 @@ public final class GuardedOrigin implements Origin {
     }
 
     @Override
-    public CompletionStage<OriginAnswer> fetch(String key) {
+    public CompletionStage<OriginAnswer> fetch(OriginRequest request) {
         Context context = Vertx.currentContext();
         CompletionStage<OriginAnswer> guarded;
         try {
-            guarded = guard.fetch(origin, key);
+            guarded = guard.fetch(origin, request);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(told(e));
         }

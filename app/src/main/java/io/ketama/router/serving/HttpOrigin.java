@@ -2,7 +2,11 @@ package io.ketama.router.serving;
 
 import io.ketama.router.caching.OriginAnswer;
 
+import io.ketama.router.caching.CachePolicy;
+import io.ketama.router.caching.HttpFields;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -11,15 +15,16 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 
 /**
- * An HTTP origin: key {@code k} is fetched with {@code GET <base-url>/<k>} over a pool of
- * keep-alive connections (Vert.x, non-blocking: the answer arrives on an event loop), redirects
- * not followed, so the origin's answer passes through as it is: a redirect with its
- * {@code Location} as the origin sent it. A body larger than {@code maxBodyBytes} is not taken
+ * An HTTP origin: a request for target {@code /t} goes to {@code <base-url>/t} with its method,
+ * fields and body, over a pool of keep-alive connections (Vert.x, non-blocking: the answer arrives
+ * on an event loop), redirects not followed, so the origin's answer passes through as it is: its
+ * status, its end-to-end fields and its body. A body larger than {@code maxBodyBytes} is not taken
  * ({@link OriginAnswerTooLargeException}): refused from its {@code Content-Length} before a byte of
  * it is read, or, without one, as soon as more arrived; the connection is then closed.
  *
@@ -39,7 +44,17 @@ public final class HttpOrigin implements Origin {
     /** The largest body taken where none is given: {@value #MAX_BODY_BYTES_KEY}'s default, 16 MiB. */
     public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+    /** The key that bounds the header block of an origin's answer. */
+    public static final String MAX_HEADER_BYTES_KEY = "ketama.router.origin.max-header-bytes";
+    /** {@value #MAX_HEADER_BYTES_KEY}'s default: 16 KiB, twice nginx's default proxy buffer. */
+    public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+    /** The {@code Via} line a member adds where none is configured. */
+    public static final String DEFAULT_VIA = "1.1 ketama-router";
+    private static final String VIA = "Via";
+
     private final Vertx vertx;
+    private final int maxHeaderBytes;
+    private final String via;
     private final String base;
     private final String basePath;
     private final Duration timeout;
@@ -106,7 +121,23 @@ public final class HttpOrigin implements Origin {
      *                                  {@code maxBodyBytes}
      */
     public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes, BodyBudget budget) {
+        this(vertx, baseUrl, timeout, maxConnections, maxBodyBytes, budget, DEFAULT_MAX_HEADER_BYTES, DEFAULT_VIA);
+    }
+
+    /**
+     * As {@link #HttpOrigin(Vertx, String, Duration, int, int, BodyBudget)}, reading answers' header
+     * blocks of at most {@code maxHeaderBytes} (larger: a 502 saying so) and naming itself {@code via}
+     * in the {@code Via} line of every request (RFC 9110 §7.6.3: {@code 1.1 <pseudonym>}).
+     *
+     * @throws IllegalArgumentException also when {@code maxHeaderBytes} is outside 1 KiB to 1 MiB
+     */
+    public HttpOrigin(Vertx vertx, String baseUrl, Duration timeout, int maxConnections, int maxBodyBytes, BodyBudget budget,
+                      int maxHeaderBytes, String via) {
         Objects.requireNonNull(vertx, "vertx");
+        Objects.requireNonNull(via, "via");
+        checkMaxHeaderBytes(maxHeaderBytes);
+        this.maxHeaderBytes = maxHeaderBytes;
+        this.via = via;
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(budget, "budget");
@@ -132,6 +163,7 @@ public final class HttpOrigin implements Origin {
                         .setSsl(https)
                         .setKeepAlive(true)
                         .setTcpNoDelay(true)
+                        .setMaxHeaderSize(maxHeaderBytes)
                         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis())),
                 new PoolOptions().setHttp1MaxSize(maxConnections));
         this.template = new RequestOptions()
@@ -143,20 +175,35 @@ public final class HttpOrigin implements Origin {
                 .setTimeout(timeout.toMillis());
     }
 
-    /** The request target sent for {@code key}. */
-    String target(String key) {
-        return basePath + "/" + RequestTargets.escape(key);
+    /** The request target sent for {@code target} (below the base URL, starting with {@code /}). */
+    String target(String target) {
+        return basePath + RequestTargets.escape(target);
     }
 
+    /**
+     * Sends {@code request} as it is: its method and fields, its body where it has one, and a
+     * {@code Via} line naming this service (RFC 9110 §7.6.3: a gateway appends one to every request it
+     * forwards). The answer's fields are kept as the origin sent them less the hop-by-hop ones; its
+     * age is the corrected initial age of RFC 9111 §4.2.3, from its {@code Age} and {@code Date} and
+     * the time the exchange took.
+     */
     @Override
-    public CompletionStage<OriginAnswer> fetch(String key) {
-        RequestOptions options = new RequestOptions(template).setURI(target(key));
+    public CompletionStage<OriginAnswer> fetch(OriginRequest request) {
+        RequestOptions options = new RequestOptions(template).setMethod(HttpMethod.valueOf(request.method()))
+                .setURI(target(request.target()));
+        HttpFields fields = request.headers();
+        for (int i = 0; i < fields.size(); i++) {
+            options.addHeader(fields.name(i), fields.value(i));
+        }
+        options.addHeader(VIA, via);
+        byte[] sent = request.body();
         // The body is asked for in the step that receives the response: a later step of the outer
         // chain may run after the body has gone by when the fetch began off the event loops (a
         // Hazelcast thread), and the answer would be an empty 200 (eclipse-vertx/vert.x#4705).
         long start = System.nanoTime();
+        long requestTime = System.currentTimeMillis();
         return client.request(options)
-                .compose(request -> {
+                .compose(exchange -> {
                     // The request's own timeout is an idle timeout, which every byte that arrives
                     // restarts: an origin that trickles its body would hold this fetch (and every
                     // request waiting for it) as long as it likes. The whole answer has a deadline.
@@ -168,29 +215,39 @@ public final class HttpOrigin implements Origin {
                     long left = timeout.toMillis() - (System.nanoTime() - start) / 1_000_000;
                     long deadline = vertx.setTimer(Math.max(1, left), id -> {
                         if (answer.tryFail(new TimeoutException("no whole answer within " + timeout.toMillis() + " ms"))) {
-                            request.reset(); // frees the connection the trickle holds
+                            exchange.reset(); // frees the connection the trickle holds
                         }
                     });
-                    request.send().compose(response -> BoundedBody.read(request, response, maxBodyBytes, this::tooLarge, bytes)
-                            .map(body -> {
-                                String type = response.getHeader("Content-Type");
-                                int status = response.statusCode();
-                                return new OriginAnswer(status, type == null ? "application/octet-stream" : type,
-                                        body.getBytes(), OriginAnswer.isRedirect(status) ? response.getHeader("Location") : null);
-                            })).onComplete(result -> {
-                        vertx.cancelTimer(deadline);
-                        if (result.succeeded()) {
-                            answer.tryComplete(result.result());
-                        } else {
-                            answer.tryFail(result.cause());
-                        }
-                    });
+                    (sent.length == 0 ? exchange.send() : exchange.send(Buffer.buffer(sent)))
+                            .compose(response -> {
+                                long responseTime = System.currentTimeMillis();
+                                HttpFields received = fields(response.headers());
+                                return BoundedBody.read(exchange, response, maxBodyBytes, this::tooLarge, bytes)
+                                        .map(body -> new OriginAnswer(response.statusCode(), received, body.getBytes(), responseTime,
+                                                CachePolicy.initialAgeMillis(received, requestTime, responseTime)));
+                            }).onComplete(result -> {
+                                vertx.cancelTimer(deadline);
+                                if (result.succeeded()) {
+                                    answer.tryComplete(result.result());
+                                } else {
+                                    answer.tryFail(result.cause());
+                                }
+                            });
                     return answer.future();
                 })
                 .<OriginAnswer>transform(result -> result.succeeded()
                         ? io.vertx.core.Future.succeededFuture(result.result())
                         : io.vertx.core.Future.failedFuture(unavailable(result.cause())))
                 .toCompletionStage();
+    }
+
+    /** An answer's end-to-end fields as Vert.x read them, in order. */
+    private static HttpFields fields(MultiMap headers) {
+        HttpFields.Builder b = HttpFields.builder(headers.size());
+        for (Map.Entry<String, String> field : headers) {
+            b.add(field.getKey(), field.getValue());
+        }
+        return b.build().endToEnd();
     }
 
     private OriginAnswerTooLargeException tooLarge(String what) {
@@ -208,7 +265,18 @@ public final class HttpOrigin implements Origin {
         if (cause instanceof TimeoutException) {
             return new OriginUnavailableException("origin " + base + " did not answer within " + timeout.toMillis() + " ms", cause);
         }
+        if (cause instanceof io.netty.handler.codec.TooLongFrameException) {
+            return new OriginUnavailableException("origin " + base + " answered with a header block larger than this member "
+                    + "reads (" + maxHeaderBytes + " bytes, " + MAX_HEADER_BYTES_KEY + "): " + cause.getMessage(), cause);
+        }
         return new OriginUnavailableException("origin " + base + " failed: " + cause, cause);
+    }
+
+    /** @throws IllegalArgumentException when {@code maxHeaderBytes} is outside 1 KiB to 1 MiB */
+    public static void checkMaxHeaderBytes(int maxHeaderBytes) {
+        if (maxHeaderBytes < 1024 || maxHeaderBytes > 1024 * 1024) {
+            throw new IllegalArgumentException("must be 1K to 1M bytes, e.g. 16K; was " + maxHeaderBytes);
+        }
     }
 
     /** Closes the pooled connections. */

@@ -1,123 +1,209 @@
 package io.ketama.router.serving;
 
-import io.ketama.router.caching.OriginAnswer;
-
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.ketama.router.caching.CachePolicy;
+import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.OriginAnswer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.function.Function;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A member's cache of origin answers, bounded in bytes of heap (Caffeine's size-weighted eviction,
- * W-TinyLFU; an entry weighs the heap JOL measured such an entry to take, {@link #weigh}), with
- * concurrent misses for one key coalesced (single flight): while a key's fetch is under way, every
- * further miss for it waits for that fetch, so the origin sees one request per key at a time
- * however many clients ask. Waiting holds no thread.
+ * A member's stored answers, by key, each key with its variants ({@link Variants}: the answers of
+ * one key that differ by what their {@code Vary} names), bounded in bytes of heap (Caffeine's
+ * size-weighted eviction, W-TinyLFU; an entry weighs the heap JOL measured such an entry to take,
+ * {@link #weigh}), and expired once no variant of a key can be of any use any more (fresh, servable
+ * stale, or worth a revalidation: {@link CachePolicy#usefulPastStaleMillis}).
+ *
+ * <p>It also keeps the fetches under way, by key ({@link #lead}): while one is under way for a key,
+ * further requests for the key wait for it instead of asking the origin again (single flight), and
+ * take its answer only where the cache stored it and it matches their request; the
+ * {@link KeyServer} decides that. Waiting holds no thread.
+ *
+ * <p>What it stores it is told: the policy's decisions are the {@link KeyServer}'s. It only applies
+ * RFC 9111 §4.1's replacement rule when an answer is stored: the new one replaces every variant that
+ * would answer the same request, and a key keeps at most {@code maxVariants}, the most recent first.
  */
 public final class LocalCache {
 
+    /** Variants kept per key where none is configured: a {@code Vary: Accept-Encoding} key needs 2 or 3. */
+    public static final int DEFAULT_MAX_VARIANTS = 8;
+
     private final long maxBytes;
-    private final Cache<String, OriginAnswer> cache;
-    /** Fetches under way, by key; an entry leaves only after a cacheable answer is in {@link #cache}. */
-    private final ConcurrentMap<String, CompletableFuture<OriginAnswer>> fetches = new ConcurrentHashMap<>();
+    private final int maxVariants;
+    private final Cache<String, Variants> cache;
+    /** Fetches under way, by key; an entry leaves once its answer is stored (or known not to be). */
+    private final ConcurrentMap<String, CompletableFuture<Fetched>> fetches = new ConcurrentHashMap<>();
+
+    /** A cache of at most {@code maxBytes} and {@link #DEFAULT_MAX_VARIANTS} variants a key. */
+    public LocalCache(long maxBytes) {
+        this(maxBytes, DEFAULT_MAX_VARIANTS);
+    }
 
     /**
-     * @param maxBytes the most bytes (keys, bodies and per-entry overhead) kept, at least 1
-     * @throws IllegalArgumentException when {@code maxBytes < 1}
+     * @param maxBytes    the most bytes (keys, answers and per-entry overhead) kept, at least 1
+     * @param maxVariants the most variants kept per key, 1 to 1,000
+     * @throws IllegalArgumentException when either is out of range
      */
-    public LocalCache(long maxBytes) {
+    public LocalCache(long maxBytes, int maxVariants) {
         if (maxBytes < 1) {
             throw new IllegalArgumentException("cache size must be >= 1 byte, was " + maxBytes);
         }
+        checkMaxVariants(maxVariants);
         this.maxBytes = maxBytes;
+        this.maxVariants = maxVariants;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((String key, OriginAnswer answer) -> weigh(key, answer))
+                .weigher((String key, Variants variants) -> variants.weight())
+                .expireAfter(new Expiry<String, Variants>() {
+                    @Override
+                    public long expireAfterCreate(String key, Variants variants, long currentTime) {
+                        return untilUseless(variants);
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(String key, Variants variants, long currentTime, long currentDuration) {
+                        return untilUseless(variants);
+                    }
+
+                    @Override
+                    public long expireAfterRead(String key, Variants variants, long currentTime, long currentDuration) {
+                        return currentDuration;
+                    }
+                })
                 // eviction bookkeeping on the writing thread: no pool thread is woken per write
                 .executor(Runnable::run)
                 .recordStats()
                 .build();
     }
 
+    /** @throws IllegalArgumentException when {@code maxVariants} is outside 1 to 1,000 */
+    public static void checkMaxVariants(int maxVariants) {
+        if (maxVariants < 1 || maxVariants > 1000) {
+            throw new IllegalArgumentException("must be 1 to 1000, was " + maxVariants);
+        }
+    }
+
+    private static long untilUseless(Variants variants) {
+        long millis = variants.usefulUntil() - System.currentTimeMillis();
+        return millis <= 0 ? 0 : millis >= Long.MAX_VALUE / 1_000_000 ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
     /**
-     * The heap bytes an entry takes: its key (one byte a char: keys are raw bytes, so Latin-1
-     * strings) and its body, each rounded up to 8 bytes as the JVM pads arrays,
+     * The heap bytes an answer stored under {@code key} takes: its key (one byte a char: keys are raw
+     * bytes, so Latin-1 strings) and its body, each rounded up to 8 bytes as the JVM pads arrays,
      * {@link EntryFootprint#OVERHEAD_BYTES}, and its header fields: their array, and every name or
-     * value that is not a shared instance ({@link io.ketama.router.caching.SharedStrings}).
+     * value that is not a shared instance ({@link io.ketama.router.caching.SharedStrings}). A key's
+     * further variants each add their answer, fields and {@link EntryFootprint#VARIANT_BYTES}.
      */
     public static int weigh(String key, OriginAnswer answer) {
-        long w = EntryFootprint.padded(key.length()) + EntryFootprint.padded(answer.body().length) + EntryFootprint.OVERHEAD_BYTES
-                + answer.headers().heapBytes(EntryFootprint::referenceArray, EntryFootprint::string);
+        long w = EntryFootprint.padded(key.length()) + EntryFootprint.OVERHEAD_BYTES + answerBytes(answer, null);
         return (int) Math.min(Integer.MAX_VALUE, w);
     }
 
-    /** One lookup's result: the answer and whether it was already cached. */
-    public record Lookup(OriginAnswer answer, CacheStatus status) {
+    /** What one variant's answer and selectors take beyond the entry's own overhead. */
+    static long answerBytes(OriginAnswer answer, String[] selectors) {
+        long w = EntryFootprint.padded(answer.body().length)
+                + answer.headers().heapBytes(EntryFootprint::referenceArray, EntryFootprint::string);
+        if (selectors != null) {
+            w += EntryFootprint.referenceArray(selectors.length);
+            for (String s : selectors) {
+                if (s != null) {
+                    w += EntryFootprint.string(s);
+                }
+            }
+        }
+        return w;
     }
 
-    /**
-     * The cached answer for {@code key}, counted as a hit or a miss in the statistics; null when
-     * not cached.
-     */
-    public OriginAnswer cached(String key) {
+    /** The variants stored for {@code key}, counted as a hit or a miss in the statistics; null when none. */
+    public Variants variants(String key) {
         return cache.getIfPresent(key);
     }
 
-    /**
-     * The cached answer for {@code key} (a {@link CacheStatus#HIT}), or the one {@code loader}
-     * fetches now, or the one a fetch already under way for the key brings (both a
-     * {@link CacheStatus#MISS}). Only a {@code 200} is kept. A failed
-     * fetch caches nothing and fails every request that waited for it.
-     *
-     * @param loader starts a fetch; called at most once per call, never while a fetch for the key is under way
-     */
-    public CompletionStage<Lookup> get(String key, Function<String, CompletionStage<OriginAnswer>> loader) {
-        OriginAnswer hit = cache.getIfPresent(key);
-        if (hit != null) {
-            return CompletableFuture.completedFuture(new Lookup(hit, CacheStatus.HIT));
-        }
-        CompletableFuture<OriginAnswer> mine = new CompletableFuture<>();
-        CompletableFuture<OriginAnswer> underWay = fetches.putIfAbsent(key, mine);
-        if (underWay != null) {
-            return underWay.thenApply(LocalCache::miss);
-        }
-        // a fetch may have finished between the look-up above and taking the key
-        OriginAnswer cachedMeanwhile = cache.asMap().get(key);
-        if (cachedMeanwhile != null) {
-            fetches.remove(key, mine);
-            mine.complete(cachedMeanwhile);
-            return CompletableFuture.completedFuture(new Lookup(cachedMeanwhile, CacheStatus.HIT));
-        }
-        CompletionStage<OriginAnswer> fetch;
-        try {
-            fetch = loader.apply(key);
-        } catch (RuntimeException e) {
-            fetch = CompletableFuture.failedFuture(e);
-        }
-        fetch.whenComplete((answer, failure) -> {
-            if (failure == null && answer.status() == 200) {
-                cache.put(key, answer); // before the key is released, so no request finds neither
-            }
-            fetches.remove(key, mine);
-            if (failure != null) {
-                mine.completeExceptionally(failure);
-            } else {
-                mine.complete(answer);
-            }
-        });
-        return mine.thenApply(LocalCache::miss);
-    }
-
-    private static Lookup miss(OriginAnswer answer) {
-        return new Lookup(answer, CacheStatus.MISS);
-    }
-
-    /** The cached answer, or null; does not count in the statistics. */
-    public OriginAnswer peek(String key) {
+    /** The variants stored for {@code key}, or null; does not count in the statistics. */
+    public Variants peekVariants(String key) {
         return cache.asMap().get(key);
+    }
+
+    /**
+     * The newest variant of {@code key}, or null; does not count in the statistics. For tests and
+     * tools that ask what a member holds.
+     */
+    public OriginAnswer peek(String key) {
+        Variants v = cache.asMap().get(key);
+        return v == null ? null : v.newest().answer();
+    }
+
+    /**
+     * Stores {@code answer} (already {@linkplain CachePolicy#forStorage made fit to store}) under
+     * {@code key} as the answer to {@code request}: it replaces every variant {@code request} would
+     * select (RFC 9111 §4.1), and the oldest go past {@code maxVariants}.
+     *
+     * @param selectors the request's values for the answer's {@code Vary} ({@link CachePolicy#selectors})
+     */
+    public void store(String key, OriginAnswer answer, String[] selectors, CacheRequest request, CachePolicy policy) {
+        Variant made = new Variant(answer, selectors);
+        long usefulUntil = usefulUntil(answer, policy);
+        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants));
+    }
+
+    /**
+     * Replaces the variant {@code replaced} of {@code key} by {@code freshened} (a {@code 304}
+     * freshened it, RFC 9111 §4.3.4), keeping its selectors; stores it as the newest where
+     * {@code replaced} is gone meanwhile.
+     */
+    public void replace(String key, Variant replaced, OriginAnswer freshened, CacheRequest request, CachePolicy policy) {
+        Variant made = new Variant(freshened, replaced.selectors());
+        long usefulUntil = usefulUntil(freshened, policy);
+        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants));
+    }
+
+    /** The moment (epoch ms) after which {@code answer} is of no use at all: fresh, servable stale, or worth validating. */
+    private static long usefulUntil(OriginAnswer answer, CachePolicy policy) {
+        long fresh = answer.responseTime() - answer.initialAgeMillis() + policy.freshnessLifetimeMillis(answer);
+        long past = policy.usefulPastStaleMillis(answer);
+        return past >= Long.MAX_VALUE - Math.max(0, fresh) ? Long.MAX_VALUE : fresh + past;
+    }
+
+    /** Drops every variant of {@code key}; those being fetched still reach who waits for them. */
+    public void invalidate(String key) {
+        cache.invalidate(key);
+    }
+
+    /**
+     * Takes the lead of a fetch for {@code key}: null when this caller leads (it must
+     * {@link #finish} the fetch), else the fetch already under way, which the caller waits for.
+     *
+     * @param mine what the caller's fetch will complete if it leads
+     */
+    public CompletableFuture<Fetched> lead(String key, CompletableFuture<Fetched> mine) {
+        return fetches.putIfAbsent(key, mine);
+    }
+
+    /** Ends the fetch {@code mine} leads for {@code key}: the key is free for the next one, then its waiters hear. */
+    public void finish(String key, CompletableFuture<Fetched> mine, Fetched outcome, Throwable failure) {
+        fetches.remove(key, mine);
+        if (failure != null) {
+            mine.completeExceptionally(failure);
+        } else {
+            mine.complete(outcome);
+        }
+    }
+
+    /**
+     * What a fetch brought, as its waiters read it.
+     *
+     * @param answer   the answer the leader got (from the origin, freshened, or stale on an error)
+     * @param status   how the leader came by it ({@link CacheStatus#MISS}, {@link CacheStatus#REVALIDATED},
+     *                 {@link CacheStatus#STALE}), which a waiter that takes it reports too
+     * @param stored   whether the cache stored it (only then may a waiter take it)
+     * @param variant  the variant stored, with its selectors; null when not stored
+     */
+    public record Fetched(OriginAnswer answer, CacheStatus status, boolean stored, Variant variant) {
     }
 
     /** Fetches under way now (keys being fetched). */
@@ -125,12 +211,12 @@ public final class LocalCache {
         return fetches.size();
     }
 
-    /** Entries cached now. */
+    /** Keys stored now. */
     public long size() {
         return cache.estimatedSize();
     }
 
-    /** Weight (bytes) cached now, as the bound counts it. */
+    /** Weight (bytes) stored now, as the bound counts it. */
     public long weightedBytes() {
         return cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
     }
@@ -139,8 +225,12 @@ public final class LocalCache {
         return maxBytes;
     }
 
+    public int maxVariants() {
+        return maxVariants;
+    }
+
     /** The underlying cache, for metrics binders. */
-    public Cache<String, OriginAnswer> caffeine() {
+    public Cache<String, Variants> caffeine() {
         return cache;
     }
 }

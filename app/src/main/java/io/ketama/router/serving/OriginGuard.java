@@ -54,7 +54,7 @@ public class OriginGuard {
     @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5_000, successThreshold = 1,
             failOn = {OriginUnavailableException.class, TimeoutException.class},
             skipOn = {OriginAnswerTooLargeException.class, OverloadedException.class})
-    public CompletionStage<OriginAnswer> fetch(Origin origin, String key) {
-        return origin.fetch(key);
+    public CompletionStage<OriginAnswer> fetch(Origin origin, OriginRequest request) {
+        return origin.fetch(request);
     }
 }

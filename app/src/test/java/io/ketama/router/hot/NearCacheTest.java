@@ -3,24 +3,40 @@ package io.ketama.router.hot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ketama.router.caching.CachePolicy;
+import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.CacheSettings;
+import io.ketama.router.caching.HttpFields;
 import io.ketama.router.caching.OriginAnswer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Near copies on their own, on a clock the test moves: only a hot key's plain 200 answer is kept; it
- * serves for its ttl after it was received and not a nanosecond longer; a later answer replaces it
- * with a fresh ttl; the bytes the copies take are bounded.
+ * Near copies on their own, on clocks the test moves (Caffeine's ticker for the ttl, the wall clock
+ * for the answers' ages): only a hot key's answer the policy would store and serve is kept; it
+ * serves for its ttl after it was received and never past its answer's own freshness, only requests
+ * its {@code Vary} matches and that ask no more than a stored answer gives; a later answer replaces
+ * it with a fresh ttl; the bytes the copies take are bounded.
  */
 class NearCacheTest {
 
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final HotKeys hot = new HotKeys(8, 4, Duration.ofSeconds(1), now::get);
-    private final NearCache near = new NearCache(1 << 20, Duration.ofSeconds(1), hot, now::get);
+    private static final CachePolicy POLICY = new CachePolicy(CacheSettings.defaults());
+    private static final CacheRequest PLAIN = CacheRequest.get(HttpFields.EMPTY);
 
-    private static OriginAnswer answer(String body) {
-        return new OriginAnswer(200, "text/plain", body.getBytes());
+    private final AtomicLong ticker = new AtomicLong(1_000_000_000L);
+    private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
+    private final HotKeys hot = new HotKeys(8, 4, Duration.ofSeconds(1), ticker::get);
+    private final NearCache near = new NearCache(1 << 20, Duration.ofSeconds(1), hot, POLICY, ticker::get);
+
+    /** An answer that arrived now, {@code age} ms old, with {@code fields}. */
+    private OriginAnswer answer(String body, long age, String... fields) {
+        return new OriginAnswer(200, HttpFields.of(fields), body.getBytes(StandardCharsets.US_ASCII), wall.get(), age);
+    }
+
+    private OriginAnswer fresh(String body) {
+        return answer(body, 0, "Cache-Control", "max-age=60");
     }
 
     private void ask(String key, int times) {
@@ -29,44 +45,95 @@ class NearCacheTest {
         }
     }
 
+    private OriginAnswer get(String key, CacheRequest request) {
+        return near.get(key, request, wall.get());
+    }
+
+    private boolean offer(String key, CacheRequest request, OriginAnswer answer) {
+        return near.offer(key, request, answer, wall.get());
+    }
+
     @Test
-    void onlyAHotKeysPlainAnswerIsKept() {
+    void onlyAHotKeysAnswerThePolicyWouldStoreAndServeIsKept() {
         ask("warm", 3);
-        assertThat(near.offer("warm", answer("a"))).as("asked 3 times, 4 make it hot").isFalse();
-        assertThat(near.get("warm")).isNull();
+        assertThat(offer("warm", PLAIN, fresh("a"))).as("asked 3 times, 4 make it hot").isFalse();
+        assertThat(get("warm", PLAIN)).isNull();
         ask("warm", 1);
-        assertThat(near.offer("warm", answer("a"))).isTrue();
-        assertThat(near.get("warm").body()).isEqualTo("a".getBytes());
-        ask("moved", 10);
-        assertThat(near.offer("moved", new OriginAnswer(301, "text/plain", new byte[0], "/x"))).as("a redirect").isFalse();
-        assertThat(near.offer("moved", new OriginAnswer(404, "text/plain", new byte[0]))).as("a 404").isFalse();
-        assertThat(near.get("moved")).isNull();
+        assertThat(offer("warm", PLAIN, fresh("a"))).isTrue();
+        assertThat(get("warm", PLAIN).body()).isEqualTo("a".getBytes());
+
+        ask("hot", 10);
+        assertThat(offer("hot", PLAIN, answer("p", 0, "Cache-Control", "private, max-age=60"))).as("private").isFalse();
+        assertThat(offer("hot", PLAIN, answer("n", 0, "Cache-Control", "no-store, max-age=60"))).as("no-store").isFalse();
+        assertThat(offer("hot", PLAIN, answer("c", 0, "Cache-Control", "no-cache, max-age=60"))).as("no-cache").isFalse();
+        assertThat(offer("hot", PLAIN, answer("s", 0, "Cache-Control", "max-age=60", "Set-Cookie", "session=alice")))
+                .as("Set-Cookie").isFalse();
+        assertThat(offer("hot", PLAIN, answer("v", 0, "Cache-Control", "max-age=60", "Vary", "*"))).as("Vary: *").isFalse();
+        assertThat(offer("hot", PLAIN, answer("q", 0))).as("no freshness at all").isFalse();
+        assertThat(offer("hot", CacheRequest.get(HttpFields.of("Authorization", "Basic YTpi")), fresh("auth")))
+                .as("to a request with credentials, not marked shareable").isFalse();
+        assertThat(get("hot", PLAIN)).isNull();
+        assertThat(near.holds("hot")).isFalse();
+        assertThat(offer("hot", PLAIN, new OriginAnswer(404, HttpFields.of("Cache-Control", "max-age=60"), new byte[0],
+                wall.get(), 0))).as("a 404 with explicit freshness").isTrue();
     }
 
     @Test
     void aCopyServesForItsTtlAfterItWasReceivedAndALaterAnswerReplacesIt() {
         ask("k", 10);
-        near.offer("k", answer("v1"));
-        now.addAndGet(Duration.ofMillis(999).toNanos());
-        assertThat(near.get("k").body()).as("999 ms after").isEqualTo("v1".getBytes());
-        now.addAndGet(Duration.ofMillis(1).toNanos());
-        assertThat(near.get("k")).as("1 s after: expired").isNull();
-        near.offer("k", answer("v2")); // the owner's answer to the next request
-        assertThat(near.get("k").body()).isEqualTo("v2".getBytes());
-        now.addAndGet(Duration.ofMillis(600).toNanos());
-        near.offer("k", answer("v3")); // any later answer replaces it, with a fresh ttl
-        now.addAndGet(Duration.ofMillis(600).toNanos());
-        assertThat(near.get("k").body()).as("1.2 s after v2, 0.6 s after v3").isEqualTo("v3".getBytes());
+        offer("k", PLAIN, fresh("v1"));
+        ticker.addAndGet(Duration.ofMillis(999).toNanos());
+        assertThat(get("k", PLAIN).body()).as("999 ms after").isEqualTo("v1".getBytes());
+        ticker.addAndGet(Duration.ofMillis(1).toNanos());
+        assertThat(get("k", PLAIN)).as("1 s after: expired").isNull();
+        offer("k", PLAIN, fresh("v2")); // the owner's answer to the next request
+        assertThat(get("k", PLAIN).body()).isEqualTo("v2".getBytes());
+        ticker.addAndGet(Duration.ofMillis(600).toNanos());
+        offer("k", PLAIN, fresh("v3")); // any later answer replaces it, with a fresh ttl
+        ticker.addAndGet(Duration.ofMillis(600).toNanos());
+        assertThat(get("k", PLAIN).body()).as("1.2 s after v2, 0.6 s after v3").isEqualTo("v3".getBytes());
+    }
+
+    @Test
+    void aCopyNeverServesPastItsAnswersOwnFreshness_rfc9111_4_2() {
+        NearCache longLived = new NearCache(1 << 20, Duration.ofMinutes(10), hot, POLICY, ticker::get);
+        ask("k", 10);
+        // max-age=5, already 3 s old when its owner sent it: 2 s left here
+        assertThat(longLived.offer("k", PLAIN, answer("v", 3_000, "Cache-Control", "max-age=5"), wall.get())).isTrue();
+        wall.addAndGet(1_900);
+        assertThat(longLived.get("k", PLAIN, wall.get())).as("4.9 s old").isNotNull();
+        wall.addAndGet(200);
+        assertThat(longLived.get("k", PLAIN, wall.get())).as("5.1 s old: stale, the owner is asked").isNull();
+    }
+
+    @Test
+    void aCopyAnswersOnlyTheRequestsItsVaryMatches_rfc9111_4_1() {
+        ask("k", 10);
+        CacheRequest english = CacheRequest.get(HttpFields.of("Accept-Language", "en"));
+        offer("k", english, answer("hello", 0, "Cache-Control", "max-age=60", "Vary", "Accept-Language"));
+        assertThat(get("k", english).body()).isEqualTo("hello".getBytes());
+        assertThat(get("k", CacheRequest.get(HttpFields.of("Accept-Language", "de")))).isNull();
+        assertThat(get("k", PLAIN)).isNull();
+    }
+
+    @Test
+    void aRequestThatAsksMoreThanAStoredAnswerGivesGoesToTheOwner_rfc9111_5_2_1() {
+        ask("k", 10);
+        offer("k", PLAIN, fresh("v"));
+        assertThat(get("k", CacheRequest.get(HttpFields.of("Cache-Control", "no-cache")))).isNull();
+        assertThat(get("k", CacheRequest.get(HttpFields.of("Cache-Control", "max-age=0")))).isNull();
+        assertThat(get("k", PLAIN)).isNotNull();
     }
 
     @Test
     void theCopiesBytesAreBounded() {
-        NearCache small = new NearCache(64 * 1024, Duration.ofMinutes(1), hot, now::get);
+        NearCache small = new NearCache(64 * 1024, Duration.ofMinutes(1), hot, POLICY, ticker::get);
         byte[] body = new byte[4096];
         for (int i = 0; i < 100; i++) {
             String key = "big-" + i;
             ask(key, 5);
-            small.offer(key, new OriginAnswer(200, "application/octet-stream", body));
+            small.offer(key, PLAIN, new OriginAnswer(200, HttpFields.of("Cache-Control", "max-age=60"), body, wall.get(), 0),
+                    wall.get());
         }
         small.caffeine().cleanUp();
         assertThat(small.weightedBytes()).isLessThanOrEqualTo(64 * 1024);
@@ -75,11 +142,11 @@ class NearCacheTest {
 
     @Test
     void settingsOutOfRangeAreRefused() {
-        assertThatThrownBy(() -> new NearCache(0, Duration.ofSeconds(1), hot, now::get))
+        assertThatThrownBy(() -> new NearCache(0, Duration.ofSeconds(1), hot, POLICY, ticker::get))
                 .hasMessage(".max-bytes: must be 1 to 9223372036854775807 bytes, e.g. 16M; was 0");
-        assertThatThrownBy(() -> new NearCache(1, Duration.ZERO, hot, now::get))
+        assertThatThrownBy(() -> new NearCache(1, Duration.ZERO, hot, POLICY, ticker::get))
                 .hasMessage(".ttl: must be more than 0 and at most 1 h, e.g. 1s; was PT0S");
-        assertThatThrownBy(() -> new NearCache(1, Duration.ofHours(2), hot, now::get))
+        assertThatThrownBy(() -> new NearCache(1, Duration.ofHours(2), hot, POLICY, ticker::get))
                 .hasMessage(".ttl: must be more than 0 and at most 1 h, e.g. 1s; was PT2H");
     }
 }

@@ -1,89 +1,80 @@
 package io.ketama.router.serving;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ketama.router.caching.CachePolicy;
+import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.CacheSettings;
 import io.ketama.router.caching.HttpFields;
 import io.ketama.router.caching.OriginAnswer;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
+/** What {@link LocalCache} itself keeps: variants by key, the byte bound, and the fetches under way (the rules are {@link KeyServer}'s). */
 class LocalCacheTest {
 
-    private static OriginAnswer ok(int bytes) {
-        return new OriginAnswer(200, "text/plain", new byte[bytes]);
+    private static final CachePolicy POLICY = new CachePolicy(CacheSettings.defaults());
+
+    private static OriginAnswer fresh(int bytes) {
+        return new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain", "Cache-Control", "max-age=3600"), new byte[bytes]);
     }
 
-    private static LocalCache.Lookup now(CompletionStage<LocalCache.Lookup> stage) throws Exception {
-        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    private static OriginAnswer varying(String language) {
+        return new OriginAnswer(200, HttpFields.of("Cache-Control", "max-age=3600", "Vary", "Accept-Language",
+                "Content-Language", language), language.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     }
 
-    @Test
-    void aMissLoadsAndCachesThenHits() throws Exception {
-        LocalCache cache = new LocalCache(1 << 20);
-        AtomicInteger loads = new AtomicInteger();
-        LocalCache.Lookup first = now(cache.get("k", k -> {
-            loads.incrementAndGet();
-            return CompletableFuture.completedFuture(ok(10));
-        }));
-        LocalCache.Lookup second = now(cache.get("k", k -> {
-            throw new AssertionError("must not load again");
-        }));
-        assertThat(first.status()).isEqualTo(CacheStatus.MISS);
-        assertThat(second.status()).isEqualTo(CacheStatus.HIT);
-        assertThat(second.answer()).isEqualTo(first.answer());
-        assertThat(cache.cached("k")).isEqualTo(first.answer());
-        assertThat(loads).hasValue(1);
+    private static CacheRequest asking(String language) {
+        return CacheRequest.get(HttpFields.of("Accept-Language", language));
+    }
+
+    private static void store(LocalCache cache, String key, OriginAnswer answer, CacheRequest request) {
+        cache.store(key, answer, POLICY.selectors(answer, request), request, POLICY);
     }
 
     @Test
-    void onlyPlain200AnswersAreCached() throws Exception {
+    void aStoredAnswerIsTheKeysVariantUntilInvalidated() {
         LocalCache cache = new LocalCache(1 << 20);
-        OriginAnswer notFound = new OriginAnswer(404, "text/plain", new byte[3]);
-        assertThat(now(cache.get("k", k -> CompletableFuture.completedFuture(notFound))).answer()).isEqualTo(notFound);
+        CacheRequest plain = CacheRequest.get(HttpFields.EMPTY);
+        store(cache, "k", fresh(10), plain);
+        assertThat(cache.peek("k")).isEqualTo(fresh(10));
+        assertThat(cache.variants("k").select(plain, POLICY).answer()).isEqualTo(fresh(10));
+        store(cache, "k", fresh(11), plain); // the same request selects it: replaced, not added
+        assertThat(cache.variants("k").size()).isEqualTo(1);
+        assertThat(cache.peek("k").body()).hasSize(11);
+        cache.invalidate("k");
         assertThat(cache.peek("k")).isNull();
-        assertThat(now(cache.get("k", k -> CompletableFuture.completedFuture(ok(1)))).status()).isEqualTo(CacheStatus.MISS);
+        assertThat(cache.variants("k")).isNull();
     }
 
     @Test
-    void aFailedLoadCachesNothingAndPropagates() throws Exception {
-        LocalCache cache = new LocalCache(1 << 20);
-        CompletionStage<LocalCache.Lookup> failed = cache.get("k",
-                k -> CompletableFuture.failedFuture(new OriginUnavailableException("down", null)));
-        assertThat(failed.toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginUnavailableException.class);
-        assertThat(cache.peek("k")).isNull();
-        assertThat(cache.fetchesUnderWay()).isZero();
-        assertThat(now(cache.get("k", k -> CompletableFuture.completedFuture(ok(1)))).status()).isEqualTo(CacheStatus.MISS);
+    void answersThatVaryAreKeptSideBySideTheNewestFirst_rfc9111_4_1() {
+        LocalCache cache = new LocalCache(1 << 20, 2);
+        store(cache, "k", varying("en"), asking("en"));
+        store(cache, "k", varying("de"), asking("de"));
+        Variants variants = cache.variants("k");
+        assertThat(variants.size()).isEqualTo(2);
+        assertThat(variants.newest().answer()).isEqualTo(varying("de"));
+        assertThat(variants.select(asking("en"), POLICY).answer()).isEqualTo(varying("en"));
+        assertThat(variants.select(asking("fr"), POLICY)).isNull();
+        store(cache, "k", varying("fr"), asking("fr")); // past max-variants: the oldest goes
+        assertThat(cache.variants("k").size()).isEqualTo(2);
+        assertThat(cache.variants("k").select(asking("en"), POLICY)).isNull();
+        assertThat(cache.variants("k").select(asking("de"), POLICY).answer()).isEqualTo(varying("de"));
     }
 
     @Test
-    void aLoaderThatThrowsIsAFailedLoad() {
-        LocalCache cache = new LocalCache(1 << 20);
-        CompletionStage<LocalCache.Lookup> failed = cache.get("k", k -> {
-            throw new OriginUnavailableException("refused", null);
-        });
-        assertThat(failed.toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginUnavailableException.class);
-        assertThat(cache.fetchesUnderWay()).isZero();
-    }
-
-    @Test
-    void theBoundIsInBytes() throws Exception {
+    void theBoundIsInBytes() {
         long max = 64 * 1024;
         LocalCache cache = new LocalCache(max);
+        CacheRequest plain = CacheRequest.get(HttpFields.EMPTY);
         for (int i = 0; i < 200; i++) {
-            now(cache.get("key-" + i, k -> CompletableFuture.completedFuture(ok(1024))));
+            store(cache, "key-" + i, fresh(1024), plain);
         }
         cache.caffeine().cleanUp();
         assertThat(cache.weightedBytes()).isLessThanOrEqualTo(max);
-        long perEntry = LocalCache.weigh("key-100", ok(1024));
+        long perEntry = LocalCache.weigh("key-100", fresh(1024));
         assertThat(cache.size()).isLessThanOrEqualTo(max / perEntry).isGreaterThan(0);
     }
 
@@ -102,50 +93,32 @@ class LocalCacheTest {
     }
 
     @Test
-    void concurrentMissesForOneKeyFetchOnce() throws Exception {
+    void anAnswerOfNoUseAnyMoreIsNotKept() {
         LocalCache cache = new LocalCache(1 << 20);
-        AtomicInteger loads = new AtomicInteger();
-        CompletableFuture<OriginAnswer> origin = new CompletableFuture<>();
-        List<CompletionStage<LocalCache.Lookup>> lookups = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            lookups.add(cache.get("k", k -> {
-                loads.incrementAndGet();
-                return origin;
-            }));
-        }
+        // stale at once, no validator, nothing allows serving it stale: of no use
+        OriginAnswer useless = new OriginAnswer(200, HttpFields.of("Cache-Control", "max-age=0, must-revalidate"), new byte[1]);
+        store(cache, "k", useless, CacheRequest.get(HttpFields.EMPTY));
+        cache.caffeine().cleanUp();
+        assertThat(cache.peek("k")).isNull();
+    }
+
+    @Test
+    void oneFetchLeadsAKeyAndItsWaitersHearWhenItFinishes() {
+        LocalCache cache = new LocalCache(1 << 20);
+        CompletableFuture<LocalCache.Fetched> mine = new CompletableFuture<>();
+        assertThat(cache.lead("k", mine)).isNull();
+        assertThat(cache.lead("k", new CompletableFuture<>())).isSameAs(mine);
         assertThat(cache.fetchesUnderWay()).isEqualTo(1);
-        assertThat(lookups).allSatisfy(l -> assertThat(l.toCompletableFuture()).isNotDone());
-        origin.complete(ok(5));
-        for (CompletionStage<LocalCache.Lookup> l : lookups) {
-            assertThat(now(l)).isEqualTo(new LocalCache.Lookup(ok(5), CacheStatus.MISS));
-        }
-        assertThat(loads).hasValue(1);
-        assertThat(now(cache.get("k", k -> {
-            throw new AssertionError("cached by now");
-        })).status()).isEqualTo(CacheStatus.HIT);
-    }
-
-    @Test
-    void everyRequestThatWaitedForAFailedFetchFailsWithIt() {
-        LocalCache cache = new LocalCache(1 << 20);
-        AtomicInteger loads = new AtomicInteger();
-        CompletableFuture<OriginAnswer> origin = new CompletableFuture<>();
-        List<CompletionStage<LocalCache.Lookup>> lookups = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            lookups.add(cache.get("k", k -> {
-                loads.incrementAndGet();
-                return origin;
-            }));
-        }
-        origin.completeExceptionally(new OriginUnavailableException("down", null));
-        assertThat(lookups).allSatisfy(l -> assertThat(l.toCompletableFuture()).failsWithin(10, TimeUnit.SECONDS)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(OriginUnavailableException.class));
-        assertThat(loads).hasValue(1);
+        LocalCache.Fetched outcome = new LocalCache.Fetched(fresh(1), CacheStatus.MISS, false, null);
+        cache.finish("k", mine, outcome, null);
+        assertThat(mine).isCompletedWithValue(outcome);
         assertThat(cache.fetchesUnderWay()).isZero();
+        assertThat(cache.lead("k", new CompletableFuture<>())).isNull(); // free for the next one
     }
 
     @Test
-    void aSizeBelowOneByteIsRefused() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new LocalCache(0)).hasMessageContaining(">= 1 byte");
+    void sizesOutOfRangeAreRefused() {
+        assertThatThrownBy(() -> new LocalCache(0)).hasMessageContaining(">= 1 byte");
+        assertThatThrownBy(() -> new LocalCache(1 << 20, 0)).hasMessageContaining("1 to 1000");
     }
 }

@@ -11,6 +11,7 @@ import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.Members;
 import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.Served;
@@ -63,9 +64,11 @@ import java.util.concurrent.TimeoutException;
  * as a reply too large is. A reply that reaches no forward (given up on meanwhile, its connection
  * closed mid-body) gives its bytes back at once.
  *
- * <p>Versions ({@link ChannelVersion}): a connection to a member that publishes channel version 2
- * or later opens with this member's {@link BinaryFrames#VERSION}; one to a member that publishes
- * none (version 1) carries only what version 1 knows. A reply of a kind this member does not know
+ * <p>Versions ({@link ChannelVersion}): requests go only to members that publish version
+ * {@link ChannelVersion#HTTP_CACHING} or later ({@link BinaryFrames#FETCH}, {@link BinaryFrames#INVALIDATE});
+ * a forward to an older member fails at once with {@link NoUsableEndpointException}, so the next
+ * candidate serves it. Every connection opens with this member's {@link BinaryFrames#VERSION}. A
+ * reply of a kind this member does not know
  * fails its forward with {@link ForwardRefusedException} (the next candidate serves; the member is
  * not blamed) and the channel carries on; a reply it cannot read closes the channel. A peer's
  * frame other than a reply is taken up to {@link BinaryFrames#MAX_CONTROL_FRAME} bytes, a reply
@@ -120,23 +123,34 @@ public final class BinaryForwardClient implements ForwardTransport {
     }
 
     @Override
-    public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
-        return forward(target, key, spillable, null);
+    public CompletionStage<Served> forward(Member target, KeyRequest request, boolean spillable, TraceContext trace) {
+        return onLoop(target, BinaryFrames.FETCH, request, spillable, trace, null);
     }
 
     @Override
-    public CompletionStage<Served> forward(Member target, String key, boolean spillable, TraceContext trace) {
+    public CompletionStage<Void> invalidate(Member target, String key) {
+        return onLoop(target, BinaryFrames.INVALIDATE, null, false, null, key).thenApply(served -> null);
+    }
+
+    /** Sends a request of {@code kind} on the calling event loop's channel to {@code target}, or on one of the loops. */
+    private CompletionStage<Served> onLoop(Member target, byte kind, KeyRequest request, boolean spillable, TraceContext trace,
+                                           String key) {
         if (closed) {
             return CompletableFuture.failedFuture(new ForwardFailedException("the binary forward client is closed"));
         }
+        try {
+            PeerEndpoints.requireHttpCaching(target);
+        } catch (NoUsableEndpointException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         Context current = Vertx.currentContext();
         if (current != null && current.isEventLoopContext() && Context.isOnEventLoopThread()) {
-            return loopOfThread.get().send((ContextInternal) current, target, key, spillable, trace);
+            return loopOfThread.get().send((ContextInternal) current, target, kind, request, spillable, trace, key);
         }
         // not on an event loop (a guard's timer, a test): carry on on one
         CompletableFuture<Served> answer = new CompletableFuture<>();
         vertx.getOrCreateContext().runOnContext(v -> loopOfThread.get()
-                .send((ContextInternal) Vertx.currentContext(), target, key, spillable, trace)
+                .send((ContextInternal) Vertx.currentContext(), target, kind, request, spillable, trace, key)
                 .whenComplete((served, failure) -> {
                     if (failure != null) {
                         answer.completeExceptionally(failure);
@@ -146,6 +160,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                 }));
         return answer;
     }
+
 
     @Override
     public TransportKind kind() {
@@ -182,7 +197,8 @@ public final class BinaryForwardClient implements ForwardTransport {
             this.sweeper = root.owner().setPeriodic(SWEEP_MILLIS, id -> root.runOnContext(v -> sweep()));
         }
 
-        CompletionStage<Served> send(ContextInternal caller, Member target, String key, boolean spillable, TraceContext trace) {
+        CompletionStage<Served> send(ContextInternal caller, Member target, byte kind, KeyRequest request, boolean spillable,
+                                     TraceContext trace, String key) {
             Peer peer = peers.get(target.getUuid());
             if (peer == null) {
                 PeerEndpoints.Endpoint endpoint;
@@ -195,7 +211,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                 peers.put(target.getUuid(), peer);
                 peer.connect();
             }
-            return peer.send(caller, key, spillable, trace);
+            return peer.send(caller, kind, request, spillable, trace, key);
         }
 
         void sweep() {
@@ -260,18 +276,12 @@ public final class BinaryForwardClient implements ForwardTransport {
         int peerVersion;
         /** What the peer said last in a failure that belongs to no forward; null: nothing. */
         String lastRefusal;
-        /** Whether the peer publishes a version that may spill ({@link ChannelVersion#SPILLS}): only then a spillable frame. */
-        final boolean spills;
-        /** Whether the peer publishes a version that reads trace context ({@link ChannelVersion#TRACES}). */
-        final boolean traces;
 
         Peer(Loop loop, Member member, PeerEndpoints.Endpoint endpoint) {
             this.loop = loop;
             this.member = member;
             this.address = Members.address(member);
             this.endpoint = endpoint;
-            this.spills = PeerEndpoints.channelVersion(member) >= ChannelVersion.SPILLS;
-            this.traces = PeerEndpoints.channelVersion(member) >= ChannelVersion.TRACES;
         }
 
         void connect() {
@@ -319,14 +329,25 @@ public final class BinaryForwardClient implements ForwardTransport {
             }));
         }
 
-        CompletionStage<Served> send(ContextInternal caller, String key, boolean spillable, TraceContext trace) {
+        CompletionStage<Served> send(ContextInternal caller, byte kind, KeyRequest request, boolean spillable, TraceContext trace,
+                                     String key) {
             int id = nextId++;
+            Buffer frame;
+            try {
+                frame = kind == BinaryFrames.INVALIDATE ? BinaryFrames.invalidate(id, key)
+                        : BinaryFrames.fetch(id, request, spillable, trace);
+            } catch (IllegalArgumentException e) {
+                return CompletableFuture.failedFuture(new ForwardRefusedException("a request the binary channel cannot carry: "
+                        + e.getMessage()));
+            }
+            if (frame.length() - 4 > BinaryFrames.MAX_REQUEST_FRAME) {
+                return CompletableFuture.failedFuture(new ForwardRefusedException("a request of " + frame.length()
+                        + " bytes (key, target and fields) is longer than a member takes on the binary channel ("
+                        + BinaryFrames.MAX_REQUEST_FRAME + " bytes)"));
+            }
             Pending p = new Pending(id, caller, System.nanoTime() + expiryNanos);
             pending.put(id, p);
             byDeadline.add(p);
-            // a trace only to a peer that reads it: an older one gets the frame it always got
-            Buffer frame = trace != null && traces ? BinaryFrames.serveTraced(id, key, spillable && spills, trace)
-                    : BinaryFrames.serve(id, key, spillable && spills ? BinaryFrames.SERVE_SPILLABLE : BinaryFrames.SERVE);
             if (socket != null) {
                 socket.write(frame);
             } else {
@@ -372,10 +393,12 @@ public final class BinaryForwardClient implements ForwardTransport {
             }
             Served served;
             try {
-                if (kind == BinaryFrames.SERVED) {
-                    served = BinaryFrames.served(buffer, start, length, address, budget, held);
-                } else if (kind == BinaryFrames.REDIRECTED) {
-                    served = BinaryFrames.redirected(buffer, start, length, address, budget, held);
+                if (kind == BinaryFrames.ANSWERED) {
+                    served = BinaryFrames.answered(buffer, start, length, address, System.currentTimeMillis(), budget, held);
+                } else if (kind == BinaryFrames.INVALIDATED) {
+                    giveBack(held);
+                    p.complete(null);
+                    return;
                 } else if (kind == BinaryFrames.FAILED) {
                     giveBack(held);
                     p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));

@@ -3,7 +3,10 @@ package io.ketama.router.forwarding.binary;
 import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.HttpFields;
 import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.caching.OriginAnswer;
 import io.ketama.router.serving.Served;
@@ -32,6 +35,15 @@ import java.nio.charset.StandardCharsets;
  *       UTF-8 bytes, then the body to the end. (A member older than this kind read the 0 as a
  *       failure code it did not know; every member of {@link ChannelVersion} 1 knows it.)</li>
  *   <li>{@link #FAILED} (reply): {@code byte} {@link RemoteFailure} code, then a UTF-8 message;</li>
+ *   <li>{@link #FETCH} (request, since version 5): {@code byte} flags (bit 0: spillable, bit 1: traced), where
+ *       traced the trace context as {@code SERVE_TRACED} carries it, then the request the cache reads:
+ *       {@code short}-length-prefixed ISO-8859-1 method, key and target, then its fields
+ *       ({@link #appendFields}); sent only to a member that publishes version 5 or later;</li>
+ *   <li>{@link #ANSWERED} (reply to a {@code FETCH}): {@code byte} cache status ordinal, {@code short} HTTP
+ *       status, {@code long} the answer's age in ms when sent, {@code int} length of the fields that
+ *       follow, the fields ({@link #appendFields}), then the body to the end;</li>
+ *   <li>{@link #INVALIDATE} (request, since version 5): the key's bytes; answered {@link #INVALIDATED}
+ *       (empty) once its stored answers are gone, or {@code FAILED};</li>
  *   <li>{@link #HELLO} (the first frame of a connection, where the members share a
  *       {@link ForwardSecret}): the secret's ASCII bytes; id 0, never answered unless refused;</li>
  *   <li>{@link #VERSION} (since version 2; the connecting member's first frame, after any
@@ -56,6 +68,12 @@ final class BinaryFrames {
     static final byte VERSION = 6;
     static final byte SERVE_SPILLABLE = 7;
     static final byte SERVE_TRACED = 8;
+    static final byte FETCH = 9;
+    static final byte ANSWERED = 10;
+    static final byte INVALIDATE = 11;
+    static final byte INVALIDATED = 12;
+    /** {@link #FETCH}'s flag: a trace context follows the flags. */
+    static final int FLAG_TRACED = 2;
     /** {@link #SERVE_TRACED}'s flag: the receiver may spill it. */
     static final int FLAG_SPILLABLE = 1;
     /** The id of frames that belong to no request ({@link #VERSION}); requests count up from 0. */
@@ -147,6 +165,194 @@ final class BinaryFrames {
     record TracedRequest(String key, boolean spillable, TraceContext trace) {
     }
 
+    /**
+     * A {@link #FETCH} request for {@code request}, {@code spillable} or not, carrying {@code trace}
+     * where it is not null.
+     */
+    static Buffer fetch(int id, KeyRequest request, boolean spillable, TraceContext trace) {
+        CacheRequest r = request.request();
+        Buffer b = Buffer.buffer(256 + request.key().length() + request.target().length());
+        b.appendInt(0).appendInt(id).appendByte(FETCH)
+                .appendByte((byte) ((spillable ? FLAG_SPILLABLE : 0) | (trace != null ? FLAG_TRACED : 0)));
+        if (trace != null) {
+            appendShortString(b, trace.traceparent());
+            appendShortString(b, trace.tracestate());
+        }
+        appendShortString(b, r.method());
+        appendShortString(b, request.key());
+        appendShortString(b, request.target());
+        appendFields(b, r.headers());
+        return b.setInt(0, b.length() - 4);
+    }
+
+    /** A {@link #FETCH} request read: what it asks, whether spillable, its trace context (null: none). */
+    record Fetch(KeyRequest request, boolean spillable, TraceContext trace) {
+    }
+
+    /**
+     * What a {@link #FETCH} frame at {@code start} of {@code length} asks.
+     *
+     * @throws IllegalArgumentException where its length fields run past the frame or the key is empty
+     *                                  (a malformed request: refused, the connection carries on)
+     */
+    static Fetch fetchRequest(Buffer frames, int start, int length) {
+        Cursor c = new Cursor(frames, start + HEADER, start + 4 + length);
+        int flags = c.u8();
+        TraceContext trace = null;
+        if ((flags & FLAG_TRACED) != 0) {
+            trace = new TraceContext(c.shortString(), c.shortString());
+        }
+        String method = c.shortString();
+        String key = c.shortString();
+        String target = c.shortString();
+        HttpFields fields = c.fields();
+        if (key.isEmpty() || method.isEmpty() || !target.startsWith("/")) {
+            throw new IllegalArgumentException("a request needs a method, a key and a target starting with /");
+        }
+        return new Fetch(new KeyRequest(key, target, new CacheRequest(method, fields)), (flags & FLAG_SPILLABLE) != 0, trace);
+    }
+
+    /** An {@link #ANSWERED} reply carrying {@code served}, aged as at {@code now} (epoch ms). */
+    static Buffer answered(int id, Served served, long now) {
+        OriginAnswer answer = served.answer();
+        Buffer b = Buffer.buffer(64 + answer.body().length + 32 * answer.headers().size());
+        b.appendInt(0).appendInt(id).appendByte(ANSWERED)
+                .appendByte((byte) served.cache().ordinal())
+                .appendShort((short) answer.status())
+                .appendLong(answer.ageMillis(now))
+                .appendInt(0);
+        int fieldsStart = b.length();
+        appendFields(b, answer.headers());
+        b.setInt(fieldsStart - 4, b.length() - fieldsStart);
+        b.appendBytes(answer.body());
+        return b.setInt(0, b.length() - 4);
+    }
+
+    /**
+     * The {@link Served} of an {@link #ANSWERED} frame, served by {@code member}, arrived at
+     * {@code now}, holding {@code heldBytes} taken from {@code budget} for its body (none where
+     * {@code budget} is null).
+     */
+    static Served answered(Buffer frames, int start, int length, String member, long now, BodyBudget budget, long heldBytes) {
+        Cursor c = new Cursor(frames, start + HEADER, start + 4 + length);
+        CacheStatus cache = STATUSES[c.u8()];
+        int status = c.u16();
+        long age = Math.max(0, c.i64());
+        int fieldsLength = c.i32();
+        int fieldsEnd = c.position() + fieldsLength;
+        HttpFields fields = c.fields();
+        if (c.position() != fieldsEnd) {
+            throw new IllegalArgumentException("the fields of an answer take " + (c.position() - fieldsEnd + fieldsLength)
+                    + " bytes where its length field says " + fieldsLength);
+        }
+        byte[] body = frames.getBytes(fieldsEnd, start + 4 + length);
+        return served(new OriginAnswer(status, fields, body, now, age), cache, member, budget, heldBytes);
+    }
+
+    static Buffer invalidate(int id, String key) {
+        Buffer b = Buffer.buffer(HEADER + key.length());
+        b.appendInt(5 + key.length()).appendInt(id).appendByte(INVALIDATE);
+        return b.appendString(key, "ISO-8859-1");
+    }
+
+    static Buffer invalidated(int id) {
+        return Buffer.buffer(HEADER).appendInt(5).appendInt(id).appendByte(INVALIDATED);
+    }
+
+    /**
+     * Appends {@code fields}: {@code short} count, then each as {@code short}-length-prefixed name and
+     * {@code int}-length-prefixed value, both ISO-8859-1 (one byte a char, as Netty reads them).
+     */
+    static void appendFields(Buffer b, HttpFields fields) {
+        b.appendShort((short) fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+            appendShortString(b, fields.name(i));
+            String value = fields.value(i);
+            b.appendInt(value.length()).appendString(value, "ISO-8859-1");
+        }
+    }
+
+    private static void appendShortString(Buffer b, String s) {
+        if (s.length() > 0xFFFF) {
+            throw new IllegalArgumentException("a string of " + s.length() + " chars does not fit a 16-bit length");
+        }
+        b.appendShort((short) s.length()).appendString(s, "ISO-8859-1");
+    }
+
+    /** Reads a frame's fields in order, never past its end. */
+    private static final class Cursor {
+        private final Buffer b;
+        private final int end;
+        private int p;
+
+        Cursor(Buffer b, int p, int end) {
+            this.b = b;
+            this.p = p;
+            this.end = end;
+        }
+
+        int position() {
+            return p;
+        }
+
+        private void need(int bytes) {
+            if (bytes < 0 || p + bytes > end) {
+                throw new IllegalArgumentException("a length field runs past the frame (" + bytes + " bytes at " + p
+                        + ", the frame ends at " + end + ")");
+            }
+        }
+
+        int u8() {
+            need(1);
+            return b.getByte(p++) & 0xFF;
+        }
+
+        int u16() {
+            need(2);
+            int v = b.getShort(p) & 0xFFFF;
+            p += 2;
+            return v;
+        }
+
+        int i32() {
+            need(4);
+            int v = b.getInt(p);
+            p += 4;
+            return v;
+        }
+
+        long i64() {
+            need(8);
+            long v = b.getLong(p);
+            p += 8;
+            return v;
+        }
+
+        String shortString() {
+            return string(u16());
+        }
+
+        String string(int length) {
+            need(length);
+            String s = b.getString(p, p + length, "ISO-8859-1");
+            p += length;
+            return s;
+        }
+
+        HttpFields fields() {
+            int count = u16();
+            HttpFields.Builder fields = HttpFields.builder(count);
+            for (int i = 0; i < count; i++) {
+                String name = shortString();
+                if (name.isEmpty()) {
+                    throw new IllegalArgumentException("a field without a name");
+                }
+                fields.add(name, string(i32()));
+            }
+            return fields.build();
+        }
+    }
+
     static Buffer served(int id, Served served) {
         OriginAnswer answer = served.answer();
         if (answer.location() != null) {
@@ -189,6 +395,24 @@ final class BinaryFrames {
         return served.answer().body().length <= MAX_BODY && served.answer().contentType().length() <= 0xFFFF;
     }
 
+    /**
+     * Whether an {@link #ANSWERED} frame of {@code served} stays within {@link #MAX_FRAME}: its body
+     * within {@link #MAX_BODY} and its fields within the rest (an origin's header block is bounded far
+     * below: {@code ketama.router.origin.max-header-bytes}, at most 1 MiB).
+     */
+    static boolean fitsAnswered(Served served) {
+        OriginAnswer answer = served.answer();
+        long bytes = HEADER + 15L + 2 + answer.body().length;
+        HttpFields fields = answer.headers();
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.name(i).length() > 0xFFFF) {
+                return false;
+            }
+            bytes += 6L + fields.name(i).length() + fields.value(i).length();
+        }
+        return fields.size() <= 0xFFFF && bytes <= MAX_FRAME;
+    }
+
     /** A failure any member can read (its code as {@link ChannelVersion} 1 knows it). */
     static Buffer failed(int id, RemoteFailure failure, String message) {
         return failed(id, failure, message, ChannelVersion.UNSAID);
@@ -212,9 +436,9 @@ final class BinaryFrames {
         return length < 6 ? 0 : frames.getByte(start + HEADER) & 0xFF;
     }
 
-    /** Whether {@code kind} is a reply that carries a body ({@link #SERVED}, {@link #REDIRECTED}). */
+    /** Whether {@code kind} is a reply that carries a body ({@link #SERVED}, {@link #REDIRECTED}, {@link #ANSWERED}). */
     static boolean isReply(byte kind) {
-        return kind == SERVED || kind == REDIRECTED;
+        return kind == SERVED || kind == REDIRECTED || kind == ANSWERED;
     }
 
     static Buffer hello(ForwardSecret secret) {
@@ -294,6 +518,13 @@ final class BinaryFrames {
         }
         byte kind = frames.getByte(start + 8);
         int p = start + HEADER;
+        if (kind == ANSWERED) {
+            // cache status, HTTP status, age, fields' length
+            if (p + 15 > start + available) {
+                return -1;
+            }
+            return start + 4L + length - (p + 15L + frames.getInt(p + 11));
+        }
         if (kind == REDIRECTED) {
             p++;
         } else if (kind != SERVED) {

@@ -5,6 +5,7 @@ import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.RefusalLog;
 import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.Served;
 import io.ketama.router.tracing.TraceContext;
 import io.vertx.core.Context;
@@ -120,6 +121,26 @@ final class BinaryServerConnection {
                     serve(id, traced.key(), traced.spillable() && version >= ChannelVersion.SPILLS, traced.trace());
                 }
             }
+            case BinaryFrames.FETCH -> {
+                BinaryFrames.Fetch fetch;
+                try {
+                    fetch = BinaryFrames.fetchRequest(buffer, start, length);
+                } catch (IllegalArgumentException e) {
+                    refusals.refused(RefusalLog.Reason.MALFORMED_FRAME, socket.remoteAddress(), "a request: " + e.getMessage());
+                    socket.write(BinaryFrames.failed(id, RemoteFailure.REFUSED, "a malformed request: " + e.getMessage(), version));
+                    return;
+                }
+                fetch(id, fetch.request(), fetch.spillable() && version >= ChannelVersion.SPILLS, fetch.trace());
+            }
+            case BinaryFrames.INVALIDATE -> {
+                if (length == 5) {
+                    socket.write(BinaryFrames.failed(id, RemoteFailure.REFUSED, "a key must have at least one byte", version));
+                } else if (receiver.invalidate(BinaryFrames.key(buffer, start, length))) {
+                    socket.write(BinaryFrames.invalidated(id));
+                } else {
+                    socket.write(BinaryFrames.failed(id, RemoteFailure.NOT_SERVING, "the member serves no keys now", version));
+                }
+            }
             case BinaryFrames.VERSION -> version(BinaryFrames.versionOf(buffer, start, length));
             default -> {
                 refusals.refused(RefusalLog.Reason.UNKNOWN_KIND, socket.remoteAddress(), "a request of kind " + kind);
@@ -190,8 +211,12 @@ final class BinaryServerConnection {
     }
 
     /**
-     * Serves {@code key} (null: an empty one, refused; a key's length is bounded by the frame's); a
-     * {@code spillable} one may be answered {@link RemoteFailure#SPILLED}.
+     * Serves the key of a plain request from a member older than HTTP caching (channel version 4 or
+     * before: the key alone), as a {@code GET} without fields ({@link KeyRequest#of}) (null: an empty
+     * key, refused; a key's length is bounded by the frame's); a {@code spillable} one may be answered
+     * {@link RemoteFailure#SPILLED}. Answered in the frames that member reads, and only with an answer
+     * any client may have ({@link ForwardReceiver#shareableWithOlderMembers}); else refused, so that
+     * member turns to its next candidate or its origin, as it would have.
      */
     private void serve(int id, String key, boolean spillable, TraceContext trace) {
         if (key == null) {
@@ -199,14 +224,24 @@ final class BinaryServerConnection {
             socket.write(BinaryFrames.failed(id, RemoteFailure.REFUSED, "a key must have at least one byte", version));
             return;
         }
-        CompletionStage<Served> answer = receiver.serve(key, spillable, trace);
+        KeyRequest request = KeyRequest.of(key);
+        reply(id, receiver.serve(request, spillable, trace), served -> olderReply(id, request, served));
+    }
+
+    /** Serves a {@link BinaryFrames#FETCH}: the whole request, answered {@link BinaryFrames#ANSWERED}. */
+    private void fetch(int id, KeyRequest request, boolean spillable, TraceContext trace) {
+        reply(id, receiver.serve(request, spillable, trace), served -> answered(id, served));
+    }
+
+    /** Writes what {@code answer} comes to, made into a frame by {@code frame}: at once for a hit, in this read's flush. */
+    private void reply(int id, CompletionStage<Served> answer, java.util.function.Function<Served, Buffer> frame) {
         CompletableFuture<Served> f = answer.toCompletableFuture();
         if (f.isDone() && !f.isCompletedExceptionally()) {
-            socket.write(reply(id, f.join())); // a hit: flushed with the rest of this read
+            socket.write(frame.apply(f.join())); // a hit: flushed with the rest of this read
             return;
         }
         answer.whenComplete((served, failure) -> {
-            Buffer reply = failure == null ? reply(id, served)
+            Buffer reply = failure == null ? frame.apply(served)
                     : BinaryFrames.failed(id, RemoteFailure.of(failure), RemoteFailure.message(failure), version);
             if (Vertx.currentContext() == context) {
                 socket.write(reply);
@@ -217,14 +252,30 @@ final class BinaryServerConnection {
     }
 
     /**
-     * The reply that carries {@code served}, or, where no frame can (a body past
-     * {@link BinaryFrames#MAX_BODY}: an origin without a bound), a failure saying so: a frame past
-     * the limit would end the connection and every forward under way on it.
+     * The {@link BinaryFrames#ANSWERED} reply that carries {@code served}, or, where no frame can (a
+     * body past {@link BinaryFrames#MAX_BODY}: an origin without a bound), a failure saying so: a frame
+     * past the limit would end the connection and every forward under way on it.
      */
-    private Buffer reply(int id, Served served) {
-        if (BinaryFrames.fits(served)) {
-            return BinaryFrames.served(id, served);
+    private Buffer answered(int id, Served served) {
+        if (BinaryFrames.fitsAnswered(served)) {
+            return BinaryFrames.answered(id, served, System.currentTimeMillis());
         }
+        return tooLarge(id, served);
+    }
+
+    /** The reply an older member reads ({@code SERVED}, {@code REDIRECTED}) for an answer any client may have; else a refusal. */
+    private Buffer olderReply(int id, KeyRequest request, Served served) {
+        if (!receiver.shareableWithOlderMembers(request, served)) {
+            return BinaryFrames.failed(id, RemoteFailure.REFUSED, "this answer is for its own client only (private, "
+                    + "varying, or not to be stored): a member of channel version " + ChannelVersion.HTTP_CACHING
+                    + " or later is sent it", version);
+        }
+        Served known = served.cache() == served.cache().asOlderMembersKnowIt() ? served
+                : new Served(served.answer(), served.cache().asOlderMembersKnowIt(), served.servedBy());
+        return BinaryFrames.fits(known) ? BinaryFrames.served(id, known) : tooLarge(id, served);
+    }
+
+    private Buffer tooLarge(int id, Served served) {
         return BinaryFrames.failed(id, RemoteFailure.ORIGIN_ANSWER_TOO_LARGE, "the answer's body of "
                 + served.answer().body().length + " bytes is larger than the binary channel carries (" + BinaryFrames.MAX_BODY
                 + " bytes)", version);

@@ -35,6 +35,26 @@ package io.ketama.router.forwarding.channel;
  *       an older reader never reads. A sender carries it only for a traced forward and only to a member
  *       that publishes version 4 or later; an untraced forward, and every forward to an older member,
  *       is sent as version 3 sends it (that member's span then starts a trace of its own).</li>
+ *   <li><b>5</b>: HTTP caching (RFC 9111). A request carries what the cache reads of the client's:
+ *       the key, the target the origin is asked for, and the client's end-to-end fields; an answer
+ *       carries the origin's status, its end-to-end fields and its age when sent (the receiver treats
+ *       the sender as an upstream cache: no two clocks are compared). Binary: request kind
+ *       {@link io.ketama.router.forwarding.binary.BinaryFrames#FETCH}, reply kind
+ *       {@link io.ketama.router.forwarding.binary.BinaryFrames#ANSWERED}, and
+ *       {@link io.ketama.router.forwarding.binary.BinaryFrames#INVALIDATE} /
+ *       {@link io.ketama.router.forwarding.binary.BinaryFrames#INVALIDATED}; HTTP: the client's fields on
+ *       the forward request and the answer's on its response, the target and the age in
+ *       {@code X-Ketama-Forward-*} fields, {@code DELETE} to invalidate; Hazelcast: the target and the
+ *       fields after the trace, the answer's fields and age after the reply's version byte, and an
+ *       invalidation task. The failure code {@link RemoteFailure#NOT_CACHED} (an
+ *       {@code only-if-cached} request the member holds nothing for).
+ *       <b>A member of version 5 forwards nothing to an older member</b> (that member is skipped as a
+ *       candidate, as one without a usable port is): an older member reads only the key, and its
+ *       answer, made without the client's fields and stored under the old rules, could be another
+ *       client's variant or a private answer. An older member's plain requests (the key alone) are
+ *       served as a {@code GET} of {@code /<key>} without fields, and answered only with an answer
+ *       any client may have (storable by a shared cache, without {@code Vary}); else refused, so the
+ *       older member fails over to its own candidates or origin, as it would have.</li>
  * </ul>
  *
  * <p>The rule for the next version: a sender never sends a kind, code or field to a peer whose
@@ -48,7 +68,7 @@ package io.ketama.router.forwarding.channel;
 public final class ChannelVersion {
 
     /** The version this release speaks. */
-    public static final int CURRENT = 4;
+    public static final int CURRENT = 5;
     /** A peer that says nothing speaks this one. */
     public static final int UNSAID = 1;
 
@@ -60,6 +80,9 @@ public final class ChannelVersion {
 
     /** The first version whose members read a forward's trace context. */
     public static final int TRACES = 4;
+
+    /** The first version whose members are sent requests for keys at all: they read the request's fields and send the answer's. */
+    public static final int HTTP_CACHING = 5;
 
     /** What two members speak together: the lower of the two. */
     public static int agreed(int mine, int theirs) {

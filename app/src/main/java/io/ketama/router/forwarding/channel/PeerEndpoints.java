@@ -42,6 +42,20 @@ public final class PeerEndpoints {
      *
      * @throws NoUsableEndpointException when the attribute is absent or not a port number
      */
+    /**
+     * Fails with {@link NoUsableEndpointException} where {@code member} publishes a channel version older
+     * than {@link ChannelVersion#HTTP_CACHING}: it is sent no requests (they would lose the client's
+     * fields and the answer's), so the next candidate serves, and the member is not blamed.
+     */
+    public static void requireHttpCaching(Member member) {
+        int version = channelVersion(member);
+        if (version < ChannelVersion.HTTP_CACHING) {
+            throw new NoUsableEndpointException("member " + Members.address(member) + " speaks channel version " + version
+                    + ", older than the " + ChannelVersion.HTTP_CACHING + " that carries a request's fields and an answer's: "
+                    + "it is sent no requests while a rolling upgrade is under way");
+        }
+    }
+
     public static Endpoint of(Member member, String attribute) {
         String value = member.getAttribute(attribute);
         int port = -1;

@@ -37,7 +37,13 @@ public enum RemoteFailure {
      * candidate ({@link SpilledException}). Since version 3, and only ever the answer to a request
      * its sender marked spillable, which only a sender of version 3 or later does.
      */
-    SPILLED(7, 3);
+    SPILLED(7, 3),
+    /**
+     * The request said {@code only-if-cached} and the member holds nothing it may answer it with
+     * ({@link io.ketama.router.serving.NotCachedException}): a {@code 504}, not the member failing.
+     * Since version 5, which alone carries the request's fields.
+     */
+    NOT_CACHED(8, 5);
 
     private final int code;
     private final int since;
@@ -74,6 +80,7 @@ public enum RemoteFailure {
     public static RemoteFailure of(Throwable failure) {
         return switch (FailureKind.of(failure)) {
             case SPILLED -> SPILLED;
+            case NOT_CACHED -> NOT_CACHED;
             case ORIGIN_ANSWER_TOO_LARGE -> ORIGIN_ANSWER_TOO_LARGE;
             case ORIGIN_UNAVAILABLE -> ORIGIN_UNAVAILABLE;
             case NO_ROOM_FOR_REPLY, OVERLOADED -> OVERLOADED;
@@ -98,6 +105,7 @@ public enum RemoteFailure {
             case NOT_SERVING -> new NotServingException(message);
             case REFUSED -> new ForwardRefusedException("member " + member + " refused the forward: " + message);
             case SPILLED -> new SpilledException("member " + member + " spilled the key: " + message);
+            case NOT_CACHED -> new io.ketama.router.serving.NotCachedException("member " + member + ": " + message);
             case FAILED -> new ForwardFailedException("member " + member + " failed to serve the key: " + message);
         };
     }

@@ -10,7 +10,11 @@ import io.ketama.router.forwarding.MemberGoneException;
 import io.ketama.router.forwarding.TransportKind;
 import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
+import io.ketama.router.forwarding.NoUsableEndpointException;
+import io.ketama.router.forwarding.NotServingException;
 import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.KeyRequest;
+import io.ketama.router.tracing.TraceContext;
 import io.ketama.router.serving.Failures;
 import io.ketama.router.serving.HttpOrigin;
 import io.ketama.router.serving.Members;
@@ -78,18 +82,16 @@ public final class HazelcastForwardClient implements ForwardTransport {
     }
 
     @Override
-    public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
-        return forward(target, key, spillable, null);
-    }
-
-    @Override
     @SuppressWarnings("unchecked")
-    public CompletionStage<Served> forward(Member target, String key, boolean spillable, io.ketama.router.tracing.TraceContext trace) {
+    public CompletionStage<Served> forward(Member target, KeyRequest request, boolean spillable, TraceContext trace) {
+        try {
+            PeerEndpoints.requireHttpCaching(target);
+        } catch (NoUsableEndpointException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         var context = CallerContext.of(vertx);
         Future<HazelcastForwardReply> future = hazelcast.getExecutorService(HazelcastForwarding.EXECUTOR)
-                .submitToMember(new HazelcastForwardTask(key,
-                        spillable && PeerEndpoints.channelVersion(target) >= ChannelVersion.SPILLS,
-                        PeerEndpoints.channelVersion(target) >= ChannelVersion.TRACES ? trace : null), target);
+                .submitToMember(new HazelcastForwardTask(request, spillable, trace), target);
         CompletableFuture<Served> answer = new CompletableFuture<>();
         ((CompletionStage<HazelcastForwardReply>) future).whenCompleteAsync((reply, failure) -> {
             if (failure != null) {
@@ -101,6 +103,30 @@ public final class HazelcastForwardClient implements ForwardTransport {
             }
         }, CallerContext.executor(context));
         return answer;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public CompletionStage<Void> invalidate(Member target, String key) {
+        try {
+            PeerEndpoints.requireHttpCaching(target);
+        } catch (NoUsableEndpointException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        var context = CallerContext.of(vertx);
+        Future<Boolean> future = hazelcast.getExecutorService(HazelcastForwarding.EXECUTOR)
+                .submitToMember(new HazelcastInvalidateTask(key), target);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        ((CompletionStage<Boolean>) future).whenCompleteAsync((dropped, failure) -> {
+            if (failure != null) {
+                done.completeExceptionally(translate(failure, target));
+            } else if (!dropped) {
+                done.completeExceptionally(new NotServingException("member " + Members.address(target) + " serves no keys now"));
+            } else {
+                done.complete(null);
+            }
+        }, CallerContext.executor(context));
+        return done;
     }
 
     /** Completes {@code answer} with {@code served} holding its body's bytes in the budget, or fails it: too large, no room. */

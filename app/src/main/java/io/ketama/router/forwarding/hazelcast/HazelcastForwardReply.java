@@ -24,13 +24,21 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
     private String message;
     private Served served;
     private int version = ChannelVersion.CURRENT;
+    /** The version of the member it is written for (the task's sender); not sent. */
+    private transient int readerVersion = ChannelVersion.CURRENT;
 
     HazelcastForwardReply() {
     }
 
     static HazelcastForwardReply served(Served served) {
+        return served(served, ChannelVersion.CURRENT);
+    }
+
+    /** The served key, for a sender that speaks {@code readerVersion} (an older one is told a cache status it knows). */
+    static HazelcastForwardReply served(Served served, int readerVersion) {
         HazelcastForwardReply r = new HazelcastForwardReply();
         r.served = served;
+        r.readerVersion = readerVersion;
         return r;
     }
 
@@ -78,13 +86,17 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
             out.writeByte(ChannelVersion.CURRENT);
             return;
         }
-        out.writeByte(served.cache().ordinal());
+        out.writeByte(readerVersion >= ChannelVersion.HTTP_CACHING ? served.cache().ordinal()
+                : served.cache().asOlderMembersKnowIt().ordinal());
         out.writeString(served.servedBy());
         out.writeInt(served.answer().status());
         out.writeString(served.answer().contentType());
         out.writeByteArray(served.answer().body());
         out.writeString(served.answer().location());
         out.writeByte(ChannelVersion.CURRENT);
+        // after the version byte: a version-4 reader stops before it
+        out.writeLong(served.answer().ageMillis(System.currentTimeMillis()));
+        HazelcastForwarding.writeFields(out, served.answer().headers());
     }
 
     @Override
@@ -101,8 +113,16 @@ final class HazelcastForwardReply implements IdentifiedDataSerializable {
         String contentType = in.readString();
         byte[] body = in.readByteArray();
         String location = in.readString();
-        served = new Served(new OriginAnswer(status, contentType, body, location), cache, servedBy);
         version = HazelcastForwarding.readVersion(in);
+        OriginAnswer answer;
+        if (version >= ChannelVersion.HTTP_CACHING) {
+            long age = Math.max(0, in.readLong());
+            answer = new OriginAnswer(status, HazelcastForwarding.readFields(in, HazelcastForwarding.MAX_FIELDS), body,
+                    System.currentTimeMillis(), age);
+        } else {
+            answer = new OriginAnswer(status, contentType, body, OriginAnswer.isRedirect(status) ? location : null);
+        }
+        served = new Served(answer, cache, servedBy);
     }
 
     /** The version its sender speaks (1: it said none). */

@@ -9,6 +9,7 @@ import io.ketama.quarkus.MemberAddress;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.Served;
 import java.io.IOException;
 import java.util.concurrent.ExecutionException;
@@ -38,6 +39,8 @@ final class HazelcastForwardTask implements java.util.concurrent.Callable<Hazelc
     static final int TRACED = 2;
 
     private String key;
+    /** Since version 5: the whole request (its key is {@link #key}); null from an older sender. */
+    private KeyRequest request;
     /** Whether its receiver may spill it (it said version 3 or later and set {@link #SPILLABLE}). */
     private boolean spillable;
     /** Null: untraced. */
@@ -64,6 +67,17 @@ final class HazelcastForwardTask implements java.util.concurrent.Callable<Hazelc
         this.trace = trace;
     }
 
+    /** A task for {@code request} (version 5: to a member of version 5 or later only). */
+    HazelcastForwardTask(KeyRequest request, boolean spillable, io.ketama.router.tracing.TraceContext trace) {
+        this(request.key(), spillable, trace);
+        this.request = request;
+    }
+
+    /** The request this task carries: the whole one from a sender of version 5 or later, the key alone from an older one. */
+    KeyRequest request() {
+        return request != null ? request : KeyRequest.of(key);
+    }
+
     io.ketama.router.tracing.TraceContext trace() {
         return trace;
     }
@@ -86,8 +100,14 @@ final class HazelcastForwardTask implements java.util.concurrent.Callable<Hazelc
                     + " serves no forwarded keys (no receiver in its user context)");
         }
         try {
-            Served served = r.serve(key, spillable, trace).toCompletableFuture().get(MAX_WAIT_SECONDS, TimeUnit.SECONDS);
-            return HazelcastForwardReply.served(served);
+            KeyRequest asked = request();
+            Served served = r.serve(asked, spillable, trace).toCompletableFuture().get(MAX_WAIT_SECONDS, TimeUnit.SECONDS);
+            if (version < ChannelVersion.HTTP_CACHING && !r.shareableWithOlderMembers(asked, served)) {
+                return HazelcastForwardReply.failed(RemoteFailure.REFUSED, "this answer is for its own client only (private, "
+                        + "varying, or not to be stored): a member of channel version " + ChannelVersion.HTTP_CACHING
+                        + " or later is sent it", version);
+            }
+            return HazelcastForwardReply.served(served, version);
         } catch (ExecutionException e) {
             return HazelcastForwardReply.failed(RemoteFailure.of(e), RemoteFailure.message(e), version);
         } catch (TimeoutException e) {
@@ -122,6 +142,11 @@ final class HazelcastForwardTask implements java.util.concurrent.Callable<Hazelc
             out.writeString(trace.traceparent());
             out.writeString(trace.tracestate());
         }
+        if (request != null) { // after the trace: a version-4 reader stops before it
+            out.writeString(request.request().method());
+            out.writeString(request.target());
+            HazelcastForwarding.writeFields(out, request.request().headers());
+        }
     }
 
     @Override
@@ -143,6 +168,15 @@ final class HazelcastForwardTask implements java.util.concurrent.Callable<Hazelc
             trace = parent == null || parent.length() > io.ketama.router.tracing.TraceContext.MAX_LENGTH
                     || (state != null && state.length() > io.ketama.router.tracing.TraceContext.MAX_LENGTH)
                     ? null : new io.ketama.router.tracing.TraceContext(parent, state);
+        }
+        if (version >= ChannelVersion.HTTP_CACHING) {
+            String method = in.readString();
+            String target = in.readString();
+            io.ketama.router.caching.HttpFields fields = HazelcastForwarding.readFields(in, HazelcastForwarding.MAX_FIELDS);
+            if (key == null || key.isEmpty() || method == null || method.isEmpty() || target == null || !target.startsWith("/")) {
+                throw new java.io.IOException("a task without its key, method or target");
+            }
+            request = new KeyRequest(key, target, new io.ketama.router.caching.CacheRequest(method, fields));
         }
     }
 }

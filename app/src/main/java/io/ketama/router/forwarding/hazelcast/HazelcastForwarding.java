@@ -21,6 +21,8 @@ public final class HazelcastForwarding {
     static final int FACTORY_ID = 0x6B72;
     static final int TASK = 1;
     static final int REPLY = 2;
+    /** Since channel version 5: {@link HazelcastInvalidateTask}. */
+    static final int INVALIDATE = 3;
 
     private HazelcastForwarding() {
     }
@@ -87,10 +89,44 @@ public final class HazelcastForwarding {
         }
     }
 
+    /** Writes {@code fields}: their count, then each name and value. */
+    static void writeFields(com.hazelcast.nio.ObjectDataOutput out, io.ketama.router.caching.HttpFields fields) throws java.io.IOException {
+        out.writeInt(fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+            out.writeString(fields.name(i));
+            out.writeString(fields.value(i));
+        }
+    }
+
+    /**
+     * Reads what {@link #writeFields} wrote, at most {@code max} fields (a count past it, or a field
+     * without a name, is a malformed payload).
+     */
+    static io.ketama.router.caching.HttpFields readFields(com.hazelcast.nio.ObjectDataInput in, int max) throws java.io.IOException {
+        int count = in.readInt();
+        if (count < 0 || count > max) {
+            throw new java.io.IOException("a payload with " + count + " fields; at most " + max + " are taken");
+        }
+        io.ketama.router.caching.HttpFields.Builder fields = io.ketama.router.caching.HttpFields.builder(count);
+        for (int i = 0; i < count; i++) {
+            String name = in.readString();
+            String value = in.readString();
+            if (name == null || name.isEmpty() || value == null) {
+                throw new java.io.IOException("a field without a name or value");
+            }
+            fields.add(name, value);
+        }
+        return fields.build();
+    }
+
+    /** The most fields a payload may carry: a request's or an answer's header block, generously. */
+    static final int MAX_FIELDS = 10_000;
+
     static DataSerializableFactory factory() {
         return type -> switch (type) {
             case TASK -> new HazelcastForwardTask();
             case REPLY -> new HazelcastForwardReply();
+            case INVALIDATE -> new HazelcastInvalidateTask();
             default -> null;
         };
     }

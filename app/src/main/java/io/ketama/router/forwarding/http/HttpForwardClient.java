@@ -9,7 +9,10 @@ import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.caching.HttpFields;
 import io.ketama.router.serving.BodyBudget;
+import io.ketama.router.serving.KeyRequest;
+import io.ketama.router.tracing.TraceContext;
 import io.ketama.router.serving.BoundedBody;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.HttpOrigin;
@@ -49,6 +52,8 @@ import java.util.concurrent.CompletionStage;
 public final class HttpForwardClient implements ForwardTransport {
 
     private static final CacheStatus[] STATUSES = CacheStatus.values();
+    /** The largest header block of an answer taken: the largest an origin's may be, and room for this channel's fields. */
+    private static final int MAX_ANSWER_HEADER_BYTES = 1024 * 1024 + 8 * 1024;
     /** The {@link ChannelVersion} every forward says it speaks; a version-1 owner ignores the header. */
     private static final String THIS_VERSION = Integer.toString(ChannelVersion.CURRENT);
 
@@ -109,27 +114,99 @@ public final class HttpForwardClient implements ForwardTransport {
         this.client = vertx.createHttpClient(new HttpClientOptions()
                         .setKeepAlive(true)
                         .setTcpNoDelay(true)
+                        // an answer carries its origin's fields, up to ketama.router.origin.max-header-bytes (at most 1 MiB)
+                        .setMaxHeaderSize(MAX_ANSWER_HEADER_BYTES)
                         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis())),
                 new PoolOptions().setHttp1MaxSize(maxConnectionsPerPeer));
         this.expiryMillis = expiry.toMillis();
     }
 
     @Override
-    public CompletionStage<Served> forward(Member target, String key, boolean spillable) {
-        return forward(target, key, spillable, null);
-    }
-
-    @Override
-    public CompletionStage<Served> forward(Member target, String key, boolean spillable, io.ketama.router.tracing.TraceContext trace) {
+    public CompletionStage<Served> forward(Member target, KeyRequest request, boolean spillable, TraceContext trace) {
         PeerEndpoints.Endpoint endpoint;
         try {
-            endpoint = PeerEndpoints.of(target, PeerEndpoints.HTTP_PORT);
+            endpoint = endpoint(target);
         } catch (NoUsableEndpointException e) {
             return CompletableFuture.failedFuture(e);
         }
         String address = Members.address(target);
+        RequestOptions options = options(endpoint, HttpMethod.GET, request.key())
+                .putHeader(HttpForwarding.METHOD, request.request().method())
+                .putHeader(HttpForwarding.TARGET, request.target());
+        HttpFields fields = request.request().headers();
+        for (int i = 0; i < fields.size(); i++) {
+            options.addHeader(fields.name(i), fields.value(i));
+        }
+        if (spillable) {
+            options.putHeader(HttpForwarding.SPILLABLE, "1");
+        }
+        if (trace != null) {
+            options.putHeader(HttpForwarding.TRACEPARENT, trace.traceparent());
+            if (!trace.tracestate().isEmpty()) {
+                options.putHeader(HttpForwarding.TRACESTATE, trace.tracestate());
+            } else {
+                options.removeHeader(HttpForwarding.TRACESTATE);
+            }
+        }
+        CompletableFuture<Served> answer = new CompletableFuture<>();
+        BodyBudget.Reservation bytes = budget.openForReply();
+        // the body asked for in the step that receives the response, as HttpOrigin does (vert.x#4705)
+        client.request(options)
+                .compose(exchange -> exchange.send()
+                        .compose(response -> {
+                            long received = System.currentTimeMillis();
+                            return BoundedBody.read(exchange, response, maxBodyBytes, what -> tooLarge(address, what), bytes)
+                                    .map(body -> served(response, body.getBytes(), received, trace != null, address, bytes));
+                        }))
+                .onComplete(result -> {
+                    if (result.succeeded()) {
+                        answer.complete(result.result());
+                    } else {
+                        bytes.release(); // whatever it reserved, unless handed over to an answer
+                        answer.completeExceptionally(failure(address, result.cause()));
+                    }
+                });
+        return answer;
+    }
+
+    @Override
+    public CompletionStage<Void> invalidate(Member target, String key) {
+        PeerEndpoints.Endpoint endpoint;
+        try {
+            endpoint = endpoint(target);
+        } catch (NoUsableEndpointException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String address = Members.address(target);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        client.request(options(endpoint, HttpMethod.DELETE, key))
+                .compose(exchange -> exchange.send().compose(response -> response.body().map(body -> {
+                    String failure = response.getHeader(HttpForwarding.FAILURE);
+                    if (failure != null || response.statusCode() != 204) {
+                        throw remoteFailure(failure, address, body.toString(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    return (Void) null;
+                })))
+                .onComplete(result -> {
+                    if (result.succeeded()) {
+                        done.complete(null);
+                    } else {
+                        done.completeExceptionally(failure(address, result.cause()));
+                    }
+                });
+        return done;
+    }
+
+    /** Where {@code target} takes forwards over HTTP, if it speaks HTTP caching. */
+    private static PeerEndpoints.Endpoint endpoint(Member target) {
+        PeerEndpoints.requireHttpCaching(target);
+        return PeerEndpoints.of(target, PeerEndpoints.HTTP_PORT);
+    }
+
+    /** A request of {@code method} for {@code key} to {@code endpoint}, with this channel's version and the secret. */
+    private RequestOptions options(PeerEndpoints.Endpoint endpoint, HttpMethod method, String key) {
         RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.GET)
+                .setMethod(method)
                 .setHost(endpoint.host())
                 .setPort(endpoint.port())
                 .setURI(HttpForwarding.target(key))
@@ -138,33 +215,22 @@ public final class HttpForwardClient implements ForwardTransport {
         if (secret != null) {
             options.putHeader(HttpForwarding.SECRET, secret);
         }
-        if (spillable && PeerEndpoints.channelVersion(target) >= ChannelVersion.SPILLS) {
-            options.putHeader(HttpForwarding.SPILLABLE, "1");
+        return options;
+    }
+
+    private static RuntimeException failure(String address, Throwable cause) {
+        return cause instanceof RuntimeException r && !(cause instanceof io.vertx.core.VertxException)
+                ? r : new ForwardFailedException("member " + address + " over http: " + cause, cause);
+    }
+
+    private static RuntimeException remoteFailure(String code, String address, String message) {
+        int parsed;
+        try {
+            parsed = code == null ? RemoteFailure.FAILED.code() : Integer.parseInt(code.trim());
+        } catch (NumberFormatException e) {
+            parsed = RemoteFailure.FAILED.code();
         }
-        if (trace != null && PeerEndpoints.channelVersion(target) >= ChannelVersion.TRACES) {
-            options.putHeader(HttpForwarding.TRACEPARENT, trace.traceparent());
-            if (!trace.tracestate().isEmpty()) {
-                options.putHeader(HttpForwarding.TRACESTATE, trace.tracestate());
-            }
-        }
-        CompletableFuture<Served> answer = new CompletableFuture<>();
-        BodyBudget.Reservation bytes = budget.openForReply();
-        // the body asked for in the step that receives the response, as HttpOrigin does (vert.x#4705)
-        client.request(options)
-                .compose(request -> request.send()
-                        .compose(response -> BoundedBody.read(request, response, maxBodyBytes, what -> tooLarge(address, what), bytes)
-                                .map(body -> served(response, body.getBytes(), address, bytes))))
-                .onComplete(result -> {
-                    if (result.succeeded()) {
-                        answer.complete(result.result());
-                    } else {
-                        bytes.release(); // whatever it reserved, unless handed over to an answer
-                        Throwable cause = result.cause();
-                        answer.completeExceptionally(cause instanceof RuntimeException r && !(cause instanceof io.vertx.core.VertxException)
-                                ? r : new ForwardFailedException("member " + address + " over http: " + cause, cause));
-                    }
-                });
-        return answer;
+        return RemoteFailure.ofCode(parsed).toException(address, message);
     }
 
     /**
@@ -177,34 +243,36 @@ public final class HttpForwardClient implements ForwardTransport {
                 + "; this member takes at most " + maxBodyBytes + " bytes (" + HttpOrigin.MAX_BODY_BYTES_KEY + ")");
     }
 
-    /** The answer, holding the bytes {@code bytes} reserved for its body (handed over last: every failure before it releases them). */
-    private Served served(HttpClientResponse response, byte[] body, String address, BodyBudget.Reservation bytes) {
+    /**
+     * The answer, aged as its owner said, holding the bytes {@code bytes} reserved for its body (handed
+     * over last: every failure before it releases them).
+     */
+    private Served served(HttpClientResponse response, byte[] body, long received, boolean traced, String address,
+                          BodyBudget.Reservation bytes) {
         String failure = response.getHeader(HttpForwarding.FAILURE);
         if (failure != null) {
-            int code;
-            try {
-                code = Integer.parseInt(failure.trim());
-            } catch (NumberFormatException e) {
-                code = RemoteFailure.FAILED.code();
-            }
-            throw RemoteFailure.ofCode(code).toException(address, new String(body, java.nio.charset.StandardCharsets.UTF_8));
+            throw remoteFailure(failure, address, new String(body, java.nio.charset.StandardCharsets.UTF_8));
         }
         String cache = response.getHeader(HttpForwarding.CACHE);
-        String type = response.getHeader("Content-Type");
-        CacheStatus status = CacheStatus.MISS;
-        if (cache != null) {
-            for (CacheStatus s : STATUSES) {
-                if (s.name().equals(cache)) {
-                    status = s;
-                }
-            }
-        } else {
+        if (cache == null) {
             throw new ForwardFailedException("member " + address + " answered a forward without " + HttpForwarding.CACHE
                     + " (status " + response.statusCode() + "): not a ketama-router forward endpoint");
         }
-        int code = response.statusCode();
-        OriginAnswer answer = new OriginAnswer(code, type == null ? "application/octet-stream" : type, body,
-                OriginAnswer.isRedirect(code) ? response.getHeader("Location") : null);
+        CacheStatus status = CacheStatus.MISS;
+        for (CacheStatus s : STATUSES) {
+            if (s.name().equals(cache)) {
+                status = s;
+            }
+        }
+        long age;
+        try {
+            String said = response.getHeader(HttpForwarding.AGE);
+            age = said == null ? 0 : Math.max(0, Long.parseLong(said.trim()));
+        } catch (NumberFormatException e) {
+            age = 0;
+        }
+        OriginAnswer answer = new OriginAnswer(response.statusCode(), HttpForwarding.carried(response.headers(), traced), body,
+                received, age);
         return Served.received(answer, status, address, budget, bytes.handOver());
     }
 

@@ -5,7 +5,15 @@ import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.RefusalLog;
 import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.HttpFields;
+import io.ketama.router.caching.OriginAnswer;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.serving.Served;
+import io.ketama.router.tracing.TraceContext;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
@@ -14,7 +22,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The receiving end of the {@code http} transport on a member's own HTTP port: serves the key of
- * {@code GET /_ketama/forward/<key>} with the member's {@link ForwardReceiver}, as its owner would.
+ * {@code GET /_ketama/forward/<key>} with the member's {@link ForwardReceiver}, as its owner would, and
+ * drops the key's stored answers on {@code DELETE} of the same path ({@link HttpForwarding}).
  * The path is on the port clients use, and whoever calls it makes the member serve and cache the
  * key, unless the members share a {@link ForwardSecret}; the binary transport's port can also be
  * kept to the cluster's network.
@@ -67,15 +76,38 @@ public final class HttpForwardHandler implements Handler<HttpServerRequest> {
             fail(response, 400, RemoteFailure.REFUSED, e.getMessage(), version);
             return;
         }
+        if (request.method() == HttpMethod.DELETE) {
+            if (receiver.invalidate(key)) {
+                response.setStatusCode(204).end();
+            } else {
+                fail(response, 503, RemoteFailure.NOT_SERVING, "the member serves no keys now", version);
+            }
+            return;
+        }
         boolean spillable = version >= ChannelVersion.SPILLS && request.getHeader(HttpForwarding.SPILLABLE) != null;
-        CompletableFuture<Served> answer = receiver.serve(key, spillable, trace(request, version)).toCompletableFuture();
+        TraceContext trace = trace(request, version);
+        String target = request.getHeader(HttpForwarding.TARGET);
+        String method = request.getHeader(HttpForwarding.METHOD);
+        boolean older = version < ChannelVersion.HTTP_CACHING;
+        KeyRequest forwarded;
+        if (older) {
+            forwarded = KeyRequest.of(key); // what an older member sends: the key alone
+        } else if (target == null || !target.startsWith("/") || method == null || method.isEmpty()) {
+            refusals.refused(RefusalLog.Reason.BAD_KEY, request.remoteAddress(), "a forward without its method or target");
+            fail(response, 400, RemoteFailure.REFUSED, "a forward of version " + version + " names its method ("
+                    + HttpForwarding.METHOD + ") and its target (" + HttpForwarding.TARGET + ", starting with /)", version);
+            return;
+        } else {
+            forwarded = new KeyRequest(key, target, new CacheRequest(method, HttpForwarding.carried(request.headers(), trace != null)));
+        }
+        CompletableFuture<Served> answer = receiver.serve(forwarded, spillable, trace).toCompletableFuture();
         if (answer.isDone() && !answer.isCompletedExceptionally()) {
-            write(response, answer.join());
+            write(response, forwarded, answer.join(), older, version);
             return;
         }
         var context = Vertx.currentContext();
         answer.whenComplete((served, failure) -> {
-            Runnable reply = failure == null ? () -> write(response, served) : () -> {
+            Runnable reply = failure == null ? () -> write(response, forwarded, served, older, version) : () -> {
                 RemoteFailure kind = RemoteFailure.of(failure);
                 fail(response, kind == RemoteFailure.ORIGIN_UNAVAILABLE || kind == RemoteFailure.ORIGIN_ANSWER_TOO_LARGE
                         ? 502 : 503, kind, RemoteFailure.message(failure), version);
@@ -89,27 +121,56 @@ public final class HttpForwardHandler implements Handler<HttpServerRequest> {
     }
 
     /** The W3C trace context the forward carries, read only where this member traces and the sender speaks 4. */
-    private io.ketama.router.tracing.TraceContext trace(HttpServerRequest request, int version) {
+    private TraceContext trace(HttpServerRequest request, int version) {
         if (version < ChannelVersion.TRACES || !receiver.traces()) {
             return null;
         }
         String parent = request.getHeader(HttpForwarding.TRACEPARENT);
-        if (parent == null || parent.length() > io.ketama.router.tracing.TraceContext.MAX_LENGTH) {
+        if (parent == null || parent.length() > TraceContext.MAX_LENGTH) {
             return null;
         }
         String state = request.getHeader(HttpForwarding.TRACESTATE);
-        return new io.ketama.router.tracing.TraceContext(parent,
-                state == null || state.length() > io.ketama.router.tracing.TraceContext.MAX_LENGTH ? "" : state);
+        return new TraceContext(parent,
+                state == null || state.length() > TraceContext.MAX_LENGTH ? "" : state);
     }
 
-    private static void write(HttpServerResponse response, Served served) {
-        response.setStatusCode(served.answer().status())
-                .putHeader("Content-Type", served.answer().contentType())
-                .putHeader(HttpForwarding.CACHE, served.cache().name());
-        if (served.answer().location() != null) {
-            response.putHeader("Location", served.answer().location());
+    /**
+     * Writes {@code served}: to a member of version 5 or later its status, its fields and its body, with
+     * its age; to an older one (which reads a status, a content type, a body and a redirect's
+     * {@code Location}) only an answer any client may have, else a refusal, as the binary channel does.
+     */
+    private void write(HttpServerResponse response, KeyRequest request, Served served, boolean older, int version) {
+        OriginAnswer answer = served.answer();
+        if (older) {
+            if (!receiver.shareableWithOlderMembers(request, served)) {
+                fail(response, 503, RemoteFailure.REFUSED, "this answer is for its own client only (private, varying, or not "
+                        + "to be stored): a member of channel version " + ChannelVersion.HTTP_CACHING + " or later is sent it", version);
+                return;
+            }
+            response.setStatusCode(answer.status())
+                    .putHeader("Content-Type", answer.contentType())
+                    .putHeader(HttpForwarding.CACHE, served.cache().asOlderMembersKnowIt().name());
+            if (answer.location() != null) {
+                response.putHeader("Location", answer.location());
+            }
+            response.end(Buffer.buffer(answer.body()));
+            return;
         }
-        response.end(io.vertx.core.buffer.Buffer.buffer(served.answer().body()));
+        HttpFields fields = answer.headers();
+        MultiMap headers = response.headers();
+        for (int i = 0; i < fields.size(); i++) {
+            if (!HttpFields.sameName(fields.name(i), "Content-Length")) {
+                headers.add(fields.name(i), fields.value(i));
+            }
+        }
+        headers.add(HttpForwarding.CACHE, served.cache().name())
+                .add(HttpForwarding.AGE, Long.toString(answer.ageMillis(System.currentTimeMillis())));
+        response.setStatusCode(answer.status());
+        if (answer.status() == 204 || answer.status() == 304) {
+            response.end(); // no body, and no length to state (RFC 9110 §8.6)
+        } else {
+            response.end(Buffer.buffer(answer.body()));
+        }
     }
 
     /** A failure for a sender that speaks {@code version}: a code newer than it is sent as {@link RemoteFailure#FAILED}. */

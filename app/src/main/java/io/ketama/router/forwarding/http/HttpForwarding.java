@@ -1,5 +1,9 @@
 package io.ketama.router.forwarding.http;
 
+import io.ketama.router.caching.HttpFields;
+import io.vertx.core.MultiMap;
+import java.util.Map;
+
 /**
  * The wire format of the {@code http} transport: {@code GET /_ketama/forward/<key>} on the owner's
  * own HTTP port, the key's bytes percent-encoded (every byte but ASCII letters, digits and
@@ -10,7 +14,12 @@ package io.ketama.router.forwarding.http;
  * gets a 401. Since {@link io.ketama.router.forwarding.channel.ChannelVersion} 2 the forward and its answer carry {@link #VERSION}; since
  * 3 a forward may carry {@link #SPILLABLE}; since 4 the W3C {@link #TRACEPARENT} and {@link #TRACESTATE};
  * a header a member does not know is ignored by it, so a version-1 member reads a version-2
- * forward or answer as its own.
+ * forward or answer as its own. Since 5 (HTTP caching) a forward carries the whole request the cache
+ * reads: its method ({@link #METHOD}) and origin target ({@link #TARGET}), and the client's end-to-end
+ * fields as its own fields; the answer carries the origin's status and end-to-end fields as its own,
+ * and its age in ms when sent ({@link #AGE}); {@code DELETE} on the same path drops the key's stored
+ * answers ({@code 204}). A member of version 5 sends none of this to an older one: it does not forward
+ * to it at all.
  */
 public final class HttpForwarding {
 
@@ -34,6 +43,35 @@ public final class HttpForwarding {
     /** Since {@link io.ketama.router.forwarding.channel.ChannelVersion} 4, on a traced forward to a member that publishes 4 or later: the W3C headers. */
     static final String TRACEPARENT = "traceparent";
     static final String TRACESTATE = "tracestate";
+    /** Since 5: the method the client asked with ({@code GET}, {@code HEAD}). */
+    static final String METHOD = "X-Ketama-Forward-Method";
+    /** Since 5: the request target below the origin's base URL, as the entry member read it. */
+    static final String TARGET = "X-Ketama-Forward-Target";
+    /** Since 5, on an answer: its age in ms when the owner sent it. */
+    static final String AGE = "X-Ketama-Forward-Age";
+    /** Fields of the forward's own, never the client's or the answer's: this channel's names, and what HTTP itself adds. */
+    private static final String CONTROL_PREFIX = "X-Ketama-";
+
+    /**
+     * The fields of a forward request or answer that belong to the client's request or the origin's
+     * answer: all but this channel's own ({@code X-Ketama-*}), the W3C trace fields where the forward
+     * carried a trace ({@code traced}), {@code Host}, {@code Content-Length} and the hop-by-hop ones.
+     */
+    static HttpFields carried(MultiMap headers, boolean traced) {
+        HttpFields.Builder b = HttpFields.builder(headers.size());
+        for (Map.Entry<String, String> field : headers) {
+            String name = field.getKey();
+            if (name.regionMatches(true, 0, CONTROL_PREFIX, 0, CONTROL_PREFIX.length())
+                    || HttpFields.sameName(name, "Host")
+                    || HttpFields.sameName(name, "Content-Length")
+                    || (traced && (HttpFields.sameName(name, TRACEPARENT)
+                    || HttpFields.sameName(name, TRACESTATE)))) {
+                continue;
+            }
+            b.add(name, field.getValue());
+        }
+        return b.build().endToEnd();
+    }
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 

@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding.binary;
 
+import io.ketama.router.serving.KeyedOrigin;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -75,9 +77,9 @@ class BinaryForwardBodyLimitTest {
         peers.awaitMembers(3, Duration.ofSeconds(60));
         // the owner's origin: "large-*" keys answer 1 MiB (an owner configured to take that), others the
         // limit exactly, "hold-*" once released
-        receiver.attach(new KeyServer(new LocalCache(16 << 20), new BoundedOrigin(key -> (key.startsWith("hold-")
+        receiver.attach(new KeyServer(new LocalCache(16 << 20), new BoundedOrigin(KeyedOrigin.of(key -> (key.startsWith("hold-")
                 ? holdRelease : CompletableFuture.completedFuture(null)).thenApply(v -> new OriginAnswer(200,
-                "application/octet-stream", new byte[key.startsWith("large-") ? LARGE : LIMIT])), 64), Members.address(owner)));
+                "application/octet-stream", new byte[key.startsWith("large-") ? LARGE : LIMIT]))), 64), Members.address(owner)));
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(120), ForwardSecret.NONE, LIMIT,
                 new BodyBudget(BodyBudget.defaultBytes(LIMIT)));
     }

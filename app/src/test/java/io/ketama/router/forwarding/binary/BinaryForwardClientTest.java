@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding.binary;
 
+import io.ketama.router.serving.KeyedOrigin;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -67,7 +69,7 @@ class BinaryForwardClientTest {
         noChannel = peers.start(Map.of());
         peers.awaitMembers(3, Duration.ofSeconds(30));
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
-        ownerKeys = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> {
+        ownerKeys = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(KeyedOrigin.of(key -> {
             if (key.startsWith("down")) {
                 return CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null));
             }
@@ -85,15 +87,16 @@ class BinaryForwardClientTest {
                 return CompletableFuture.completedFuture(new OriginAnswer(404, "text/x-none", new byte[] {1, 2}));
             }
             return demo.fetch(key);
-        }, 64), Members.address(owner.getCluster().getLocalMember()));
+        }), 64), Members.address(owner.getCluster().getLocalMember()));
         ownerReceiver.attach(ownerKeys);
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
                 new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
     }
 
-    /** The attribute of a member whose binary channel listens on {@code port}. */
+    /** The attributes of a member of this release whose binary channel listens on {@code port}. */
     private static Map<String, String> binaryPort(int port) {
-        return Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(port));
+        return Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(port), PeerEndpoints.CHANNEL_VERSION,
+                PeerEndpoints.THIS_CHANNEL_VERSION);
     }
 
     @AfterAll

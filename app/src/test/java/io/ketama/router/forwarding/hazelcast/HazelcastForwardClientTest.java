@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding.hazelcast;
 
+import io.ketama.router.serving.KeyedOrigin;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -59,7 +61,7 @@ class HazelcastForwardClientTest {
         owner = peers.start(HazelcastForwardClientTest::withForwardExecutor);
         peers.awaitMembers(2, Duration.ofSeconds(30));
         String address = Members.address(owner.getCluster().getLocalMember());
-        ownerServer = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(key -> {
+        ownerServer = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(KeyedOrigin.of(key -> {
             if (key.startsWith("down")) {
                 return CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null));
             }
@@ -68,7 +70,7 @@ class HazelcastForwardClientTest {
                         new byte[Integer.parseInt(key.substring("sized-".length()))]));
             }
             return new DemoOrigin(Duration.ZERO).fetch(key);
-        }, 16), address);
+        }), 16), address);
         ownerReceiver = new ForwardReceiver();
         ownerReceiver.attach(ownerServer);
         owner.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, ownerReceiver);

@@ -1,5 +1,7 @@
 package io.ketama.router.forwarding.http;
 
+import io.ketama.router.serving.KeyedOrigin;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
@@ -81,8 +83,8 @@ class HttpForwardBodyLimitTest {
         peers.awaitMembers(2, Duration.ofSeconds(60));
         owner = ownerHz.getCluster().getLocalMember();
         // the owner's origin: "large-*" keys answer 1 MiB (an owner configured to take that), others the limit exactly
-        KeyServer ownerKeys = new KeyServer(new LocalCache(16 << 20), new BoundedOrigin(key -> CompletableFuture.completedFuture(
-                new OriginAnswer(200, "application/octet-stream", body(key.startsWith("large-") ? LARGE : LIMIT))), 64),
+        KeyServer ownerKeys = new KeyServer(new LocalCache(16 << 20), new BoundedOrigin(KeyedOrigin.of(key -> CompletableFuture.completedFuture(
+                new OriginAnswer(200, "application/octet-stream", body(key.startsWith("large-") ? LARGE : LIMIT)))), 64),
                 Members.address(owner));
         receiver.attach(ownerKeys);
         client = new HttpForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(60), 4, ForwardSecret.NONE, LIMIT,

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class VariantsTest {
+class VaryFieldsTest {
 
     private static boolean matches(OriginAnswer answer, CacheRequest storedFor, CacheRequest presented) {
         return POLICY.matches(answer, POLICY.selectors(answer, storedFor), presented);

@@ -11,14 +11,14 @@ import java.util.Locale;
  * not change the selection (whitespace, how lines are split, the order and case of languages) share
  * a stored response.
  */
-final class Variants {
+final class VaryFields {
 
     /** The names a response's {@code Vary} lines list, and whether any of them is {@code *}. */
     record Vary(String[] names, boolean star) {
         static final Vary NONE = new Vary(null, false);
     }
 
-    private Variants() {
+    private VaryFields() {
     }
 
     /** The distinct names (first spelling kept, in order) of every {@code Vary} line. */
