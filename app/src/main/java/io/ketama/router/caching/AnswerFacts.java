@@ -28,7 +28,7 @@ record AnswerFacts(CacheSettings settings, CacheControl cc, boolean targeted, lo
     private static AnswerFacts read(OriginAnswer answer, CacheSettings settings) {
         HttpFields headers = answer.headers();
         CacheControl targeted = TargetedFields.select(headers, settings.targetedFields());
-        CacheControl cc = targeted != null ? targeted : CacheControlParser.parse(headers, "Cache-Control");
+        CacheControl cc = targeted != null ? targeted : CacheControlParser.parseShared(headers, "Cache-Control");
         long lifetime = Freshness.lifetimeMillis(answer, cc, targeted == null, settings);
         boolean validator = headers.has("ETag") || HttpDates.parse(headers.first("Last-Modified")) != HttpDates.INVALID;
         return new AnswerFacts(settings, cc, targeted != null, lifetime, validator, VaryFields.vary(headers));

@@ -19,13 +19,59 @@ import java.util.List;
  */
 final class CacheControlParser {
 
+    /**
+     * The directives of the single-line values met so far, one instance each: an origin sends a
+     * handful of {@code Cache-Control} values for all its answers, so a cache of 100,000 answers holds
+     * a handful of these (72 bytes each, JOL) instead of one per answer. Bounded: past
+     * {@value #MAX_SHARED} values, or for values longer than {@value #MAX_SHARED_LENGTH} chars, each
+     * answer parses its own.
+     */
+    private static final java.util.concurrent.ConcurrentMap<String, CacheControl> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_SHARED = 1024;
+    private static final int MAX_SHARED_LENGTH = 128;
+
     private CacheControlParser() {
     }
 
     /** The directives of every line named {@code name} in {@code headers}; {@link CacheControl#NONE} when none. */
     static CacheControl parse(HttpFields headers, String name) {
+        return parse(headers, name, false);
+    }
+
+    /**
+     * As {@link #parse(HttpFields, String)}, for an answer the cache may keep: a single-line value is
+     * shared with every answer that has the same ({@link #SHARED}). Never for requests: a client could
+     * fill the shared values with its own.
+     */
+    static CacheControl parseShared(HttpFields headers, String name) {
+        return parse(headers, name, true);
+    }
+
+    private static CacheControl parse(HttpFields headers, String name, boolean share) {
         CacheControl.Builder b = null;
         Seen seen = null;
+        String only = null;
+        int lines = 0;
+        for (int i = 0; i < headers.size(); i++) {
+            if (HttpFields.sameName(headers.name(i), name)) {
+                lines++;
+                only = headers.value(i);
+            }
+        }
+        if (lines == 0) {
+            return CacheControl.NONE;
+        }
+        if (share && lines == 1 && only.length() <= MAX_SHARED_LENGTH) {
+            CacheControl known = SHARED.get(only);
+            if (known != null) {
+                return known;
+            }
+            CacheControl parsed = parse(only);
+            if (SHARED.size() < MAX_SHARED) {
+                SHARED.putIfAbsent(only, parsed);
+            }
+            return parsed;
+        }
         for (int i = 0; i < headers.size(); i++) {
             if (HttpFields.sameName(headers.name(i), name)) {
                 if (b == null) {
@@ -35,7 +81,7 @@ final class CacheControlParser {
                 parseLine(headers.value(i), b, seen);
             }
         }
-        return b == null ? CacheControl.NONE : b.build();
+        return b.build();
     }
 
     /** The directives of one value. */

@@ -6,45 +6,55 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
- * The heap a cached answer takes beyond its key's and body's bytes (each padded to 8), for the
- * cache's byte bound: the map's node and its share of the table, Caffeine's node and frequency
- * sketch, the key's {@code String} and array header, the {@link OriginAnswer} record and the body's
- * array header. Measured with JOL over whole caches of 3,000 to 16,400 entries, keys of 3 to 40
- * bytes, bodies of 0 to 4,096 bytes (LocalCacheFootprintTest; BENCHMARKS.md "Bytes per cached
- * answer"):
- * <ul>
- *   <li>compressed references (every heap under 32 GB, the JVM's default there): 139 to 155 bytes
- *   with 8-byte (compact) object headers, 157 to 163 with 12-byte headers; counted as
- *   {@value #COMPRESSED_REFERENCES};</li>
- *   <li>without them (larger heaps, or {@code -XX:-UseCompressedOops}): 187 to 206 bytes with
- *   8-byte headers, 203 to 214 with 12-byte headers; counted as {@value #WIDE_REFERENCES};</li>
- *   <li>with 16-byte headers ({@code -XX:-UseCompressedClassPointers}, deprecated in JDK 25):
- *   187 to 203 bytes with compressed references, 235 to 254 without; counted as the above plus
- *   {@value #UNCOMPRESSED_CLASS_POINTERS}.</li>
- * </ul>
- * So with compressed references an entry of a 1 KiB answer and an 8-byte key weighs 1,208 bytes
- * (18 % beyond the body), one of a 100-byte answer 296 bytes (three times the body).
+ * The heap a stored answer takes beyond its key's and body's bytes (each padded to 8) and its header
+ * fields' (their array and the strings not shared, counted apart), for the cache's byte bound: the
+ * map's node and its share of the table, Caffeine's node (with its expiry) and frequency sketch, the
+ * key's {@code String} and array header, the key's {@code Variants} and its array, the
+ * {@code Variant}, the {@link OriginAnswer} and its {@code HttpFields}, the body's array header, and
+ * what the policy read of the answer once ({@code AnswerFacts}; its {@code Cache-Control} directives
+ * are one shared instance per value). Measured with JOL over whole caches of 2,000 to 16,400 entries,
+ * keys of 3 to 40 bytes, bodies of 0 to 4,096 bytes, 1 to 3 variants (LocalCacheFootprintTest;
+ * BENCHMARKS.md "Bytes per cached answer"), the largest seen counted:
+ * <table>
+ *   <caption>bytes an entry, and each further variant of its key</caption>
+ *   <tr><th>layout</th><th>entry</th><th>variant</th></tr>
+ *   <tr><td>compressed references, 8-byte (compact) headers</td><td>{@value #COMPACT_COMPRESSED}</td><td>{@value #COMPACT_COMPRESSED_VARIANT}</td></tr>
+ *   <tr><td>compressed references, 12-byte headers</td><td>{@value #COMPRESSED}</td><td>{@value #COMPRESSED_VARIANT}</td></tr>
+ *   <tr><td>wide references, 8-byte headers</td><td>{@value #COMPACT_WIDE}</td><td>{@value #COMPACT_WIDE_VARIANT}</td></tr>
+ *   <tr><td>wide references, 12-byte headers</td><td>{@value #WIDE}</td><td>{@value #WIDE_VARIANT}</td></tr>
+ * </table>
+ * Compressed references are the JVM's default on heaps under 32 GB; wide ones on larger heaps or with
+ * {@code -XX:-UseCompressedOops}. With 16-byte headers ({@code -XX:-UseCompressedClassPointers},
+ * deprecated in JDK 25; not measured) the 12-byte figures plus {@value #UNCOMPRESSED_CLASS_POINTERS}
+ * an object are counted. So with compact headers and compressed references an entry of a 1 KiB answer
+ * with typical fields (a {@code Date}, {@code ETag}, {@code Last-Modified} and {@code Content-Length}
+ * of its own) and an 8-byte key weighs about 1,650 bytes, 60 % beyond the body; one of a 100-byte
+ * answer with only shared fields about 450 bytes.
  */
 final class EntryFootprint {
 
-    static final int COMPRESSED_REFERENCES = 192;
-    static final int WIDE_REFERENCES = 240;
-    static final int UNCOMPRESSED_CLASS_POINTERS = 32;
+    static final int COMPACT_COMPRESSED = 304;
+    static final int COMPACT_COMPRESSED_VARIANT = 200;
+    static final int COMPRESSED = 352;
+    static final int COMPRESSED_VARIANT = 248;
+    static final int COMPACT_WIDE = 408;
+    static final int COMPACT_WIDE_VARIANT = 296;
+    static final int WIDE = 432;
+    static final int WIDE_VARIANT = 320;
+    /** Per object, where class pointers are not compressed: the entry's dozen objects, the variant's eight. */
+    static final int UNCOMPRESSED_CLASS_POINTERS = 4;
 
     private static final boolean COMPRESSED_OOPS = flag("UseCompressedOops", false);
     private static final boolean COMPRESSED_CLASS_POINTERS = flag("UseCompressedClassPointers", false);
     private static final boolean COMPACT_HEADERS = flag("UseCompactObjectHeaders", false); // JDK 24+
 
-    /**
-     * What each variant of a key beyond the first adds besides its answer's bytes: the
-     * {@code Variant} object, the answer's object and its fields' object, a slot in the array of
-     * variants. Measured with JOL with the entries (LocalCacheFootprintTest).
-     */
-    static final int VARIANT_BYTES = 96;
-
     /** This JVM's overhead per entry; the widest figure where the layout cannot be read. */
-    static final int OVERHEAD_BYTES = (COMPRESSED_OOPS ? COMPRESSED_REFERENCES : WIDE_REFERENCES)
-            + (COMPRESSED_CLASS_POINTERS ? 0 : UNCOMPRESSED_CLASS_POINTERS);
+    static final int OVERHEAD_BYTES = (COMPACT_HEADERS ? (COMPRESSED_OOPS ? COMPACT_COMPRESSED : COMPACT_WIDE)
+            : (COMPRESSED_OOPS ? COMPRESSED : WIDE)) + (COMPACT_HEADERS || COMPRESSED_CLASS_POINTERS ? 0 : 12 * UNCOMPRESSED_CLASS_POINTERS);
+
+    /** This JVM's overhead per further variant of a key. */
+    static final int VARIANT_BYTES = (COMPACT_HEADERS ? (COMPRESSED_OOPS ? COMPACT_COMPRESSED_VARIANT : COMPACT_WIDE_VARIANT)
+            : (COMPRESSED_OOPS ? COMPRESSED_VARIANT : WIDE_VARIANT)) + (COMPACT_HEADERS || COMPRESSED_CLASS_POINTERS ? 0 : 8 * UNCOMPRESSED_CLASS_POINTERS);
 
     /** An object's header: mark word and class pointer. */
     private static final int HEADER = COMPACT_HEADERS ? 8 : COMPRESSED_CLASS_POINTERS ? 12 : 16;
