@@ -133,6 +133,22 @@ class CacheAnswers {
                 .add(CACHE_HEADER, CACHE_LABELS[served.cache().ordinal()]));
     }
 
+    /**
+     * Passes an interim answer the origin sent before its final one ({@code 103 Early Hints}, RFC 8297)
+     * on to the client, with its fields, while nothing of the final answer is written yet.
+     */
+    void interim(HttpServerRequest request, HttpFields hints) {
+        HttpServerResponse response = request.response();
+        if (response.closed() || response.ended() || response.headWritten()) {
+            return;
+        }
+        MultiMap fields = MultiMap.caseInsensitiveMultiMap();
+        for (int i = 0; i < hints.size(); i++) {
+            fields.add(hints.name(i), hints.value(i));
+        }
+        response.writeEarlyHints(fields);
+    }
+
     /** What a writer adds of this service's own ({@code X-Ketama-*}). */
     @FunctionalInterface
     interface AnswerFields {

@@ -121,7 +121,7 @@ class CacheRoute {
             return;
         }
         String text = key.text();
-        KeyRequest asked = proxied.keyRequest();
+        KeyRequest asked = proxied.keyRequest(hints -> answers.interim(request, hints));
         hot.record(text);
         RouteSpan span = tracing.entry(text); // null unless tracing is on
         if (span != null) {

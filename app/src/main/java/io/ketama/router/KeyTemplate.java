@@ -17,9 +17,6 @@ import java.util.Locale;
  */
 final class KeyTemplate {
 
-    /** The key of a request, the target's alone: what nginx hashes. */
-    static final KeyTemplate REQUEST_URI = parse("$request_uri");
-
     private enum Part { TEXT, REQUEST_URI, HOST, SCHEME, METHOD }
 
     private static final String[] NAMES = {"$request_uri", "$request_method", "$scheme", "$host"};

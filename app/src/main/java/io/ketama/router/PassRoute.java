@@ -53,7 +53,7 @@ class PassRoute {
         RequestBodies.read(ctx.request(), maxBodyBytes)
                 .onFailure(failure -> answers.problem(ctx, failure))
                 .onSuccess(body -> origin.fetch(new OriginRequest(method, proxied.target(), proxied.request().headers(),
-                        body.getBytes())).whenComplete((answer, failure) -> {
+                        body.getBytes(), hints -> answers.interim(ctx.request(), hints))).whenComplete((answer, failure) -> {
                             if (context != null && Vertx.currentContext() != context) {
                                 context.runOnContext(v -> answered(ctx, proxied, answer, failure));
                             } else {

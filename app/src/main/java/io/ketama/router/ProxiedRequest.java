@@ -23,4 +23,9 @@ record ProxiedRequest(Mount mount, RawKey key, String target, CacheRequest reque
     KeyRequest keyRequest() {
         return new KeyRequest(key.text(), target, request);
     }
+
+    /** What the key's holder reads of it, the origin's interim answers told to {@code interim} where the fetch is made here. */
+    KeyRequest keyRequest(java.util.function.Consumer<io.ketama.router.caching.HttpFields> interim) {
+        return new KeyRequest(key.text(), target, request, interim);
+    }
 }

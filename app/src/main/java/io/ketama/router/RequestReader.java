@@ -28,6 +28,7 @@ final class RequestReader {
     private final KeyTemplate keys;
     private final String[] stripped;
 
+    @jakarta.inject.Inject
     RequestReader(RouterSettings settings) {
         this(settings.proxy().key(), settings.proxy().stripRequestFields());
     }

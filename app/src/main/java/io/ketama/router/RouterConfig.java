@@ -257,8 +257,8 @@ public interface RouterConfig {
 
         /**
          * Largest request body passed to the origin (a {@code POST}, a {@code PUT}), held whole while it is
-         * sent; a larger one is answered 413. nginx's {@code client_max_body_size} default. 0 to the
-         * origin's {@code max-body-bytes}, else start-up stops naming this key.
+         * sent; a larger one is answered 413. nginx's {@code client_max_body_size} default. 0 to 256M,
+         * else start-up stops naming this key.
          */
         @WithDefault("1M")
         MemorySize maxRequestBodyBytes();

@@ -63,6 +63,8 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
     static final String NEAR_CACHE = PREFIX + "near-cache";
     static final String CACHE = PREFIX + "cache";
     static final String PROXY = PREFIX + "proxy";
+    /** The largest request body a member may be set to pass whole: 256 MiB. */
+    static final int MAX_REQUEST_BODY_BYTES = 256 * 1024 * 1024;
     /** A list setting's value for "none" (a list cannot be empty in configuration). */
     static final String NONE = "none";
 
@@ -159,7 +161,7 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
             LocalCache.checkMaxVariants(config.cache().maxVariants());
             return config.cache().maxVariants();
         });
-        ProxySettings proxy = maxBodyBytes == null ? null : proxy(config, maxBodyBytes, problems);
+        ProxySettings proxy = proxy(config, problems);
         problems.throwIfAny();
         return new RouterSettings(cacheMaxBytes, maxBufferedBytes, maxInFlight, origin, redirects, forward, guards, hot, near,
                 load, cache, maxVariants, proxy);
@@ -201,7 +203,7 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
     }
 
     /** {@code ketama.router.proxy.*} and the key template, each invalid key named in {@code problems}. */
-    private static ProxySettings proxy(RouterConfig config, int maxBodyBytes, Problems problems) {
+    private static ProxySettings proxy(RouterConfig config, Problems problems) {
         RouterConfig.Proxy p = config.proxy();
         KeyTemplate key = problems.check(CACHE + ".key", () -> KeyTemplate.parse(config.cache().key()));
         String via = problems.check(PROXY + ".via", () -> {
@@ -228,9 +230,8 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
         });
         Integer body = problems.check(PROXY + ".max-request-body-bytes", () -> {
             BigInteger bytes = p.maxRequestBodyBytes().asBigInteger();
-            if (bytes.signum() < 0 || bytes.compareTo(BigInteger.valueOf(maxBodyBytes)) > 0) {
-                throw new IllegalArgumentException("must be 0 to " + maxBodyBytes + " bytes (" + MAX_BODY_BYTES + "), e.g. 1M; was "
-                        + bytes);
+            if (bytes.signum() < 0 || bytes.compareTo(BigInteger.valueOf(MAX_REQUEST_BODY_BYTES)) > 0) {
+                throw new IllegalArgumentException("must be 0 to " + MAX_REQUEST_BODY_BYTES + " bytes (256 MiB), e.g. 1M; was " + bytes);
             }
             return bytes.intValueExact();
         });

@@ -213,6 +213,10 @@ public final class HttpOrigin implements Origin {
                     BodyBudget.Reservation bytes = budget.open();
                     answer.future().onComplete(done -> bytes.release());
                     long left = timeout.toMillis() - (System.nanoTime() - start) / 1_000_000;
+                    if (request.interim() != null) {
+                        // RFC 8297: passed on as they come, never stored (RFC 9111 §3: only a final answer is)
+                        exchange.earlyHintsHandler(hints -> request.interim().accept(fields(hints)));
+                    }
                     long deadline = vertx.setTimer(Math.max(1, left), id -> {
                         if (answer.tryFail(new TimeoutException("no whole answer within " + timeout.toMillis() + " ms"))) {
                             exchange.reset(); // frees the connection the trickle holds

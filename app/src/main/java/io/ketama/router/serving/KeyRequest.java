@@ -3,6 +3,7 @@ package io.ketama.router.serving;
 import io.ketama.router.caching.CacheRequest;
 import io.ketama.router.caching.HttpFields;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A request the cache serves, as every member that handles it sees it: the key the ring places and
@@ -14,13 +15,20 @@ import java.util.Objects;
  * @param key     the cache key (by default the request target as the mount sees it, nginx's {@code $request_uri})
  * @param target  the request target below the origin's base URL, starting with {@code /}
  * @param request the method and fields the cache reads
+ * @param interim where the client hears interim answers ({@code 103 Early Hints}) of an origin fetch
+ *                made for it on the member it entered; null: nobody (never carried to another member)
  */
-public record KeyRequest(String key, String target, CacheRequest request) {
+public record KeyRequest(String key, String target, CacheRequest request, Consumer<HttpFields> interim) {
 
     public KeyRequest {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(request, "request");
+    }
+
+    /** A request whose client hears no interim answers (one another member forwarded, say). */
+    public KeyRequest(String key, String target, CacheRequest request) {
+        this(key, target, request, null);
     }
 
     /**

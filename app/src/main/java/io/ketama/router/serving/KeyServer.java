@@ -175,8 +175,9 @@ public final class KeyServer {
         if (underWay != null) {
             return underWay.handle((fetched, failure) -> waited(request, stored, fetched, failure, span)).thenCompose(s -> s);
         }
+        // the leader's client hears the origin's interim answers (103 Early Hints); a waiter's never does
         OriginRequest asked = OriginRequest.get(request.target(), policy.originRequest(request.request(),
-                conditional ? stored.answer() : null));
+                conditional ? stored.answer() : null)).hearing(request.interim());
         CompletionStage<OriginAnswer> answer;
         try {
             answer = fetchFromOrigin(asked, span);

@@ -2,6 +2,7 @@ package io.ketama.router.serving;
 
 import io.ketama.router.caching.HttpFields;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * One request to the origin: the method, the request target below the origin's base URL, the
@@ -14,8 +15,10 @@ import java.util.Objects;
  * @param headers the fields to send; {@code Host}, {@code Content-Length} and {@code Via} are the
  *                origin's to add
  * @param body    the request's body; empty for none
+ * @param interim told of each interim answer ({@code 103 Early Hints}) the origin sends before its
+ *                final one, with that answer's fields; null: nobody listens
  */
-public record OriginRequest(String method, String target, HttpFields headers, byte[] body) {
+public record OriginRequest(String method, String target, HttpFields headers, byte[] body, Consumer<HttpFields> interim) {
 
     private static final byte[] NONE = new byte[0];
 
@@ -26,9 +29,19 @@ public record OriginRequest(String method, String target, HttpFields headers, by
         body = body == null ? NONE : body;
     }
 
+    /** A request nobody hears interim answers of. */
+    public OriginRequest(String method, String target, HttpFields headers, byte[] body) {
+        this(method, target, headers, body, null);
+    }
+
     /** A {@code GET} of {@code target} with {@code headers}. */
     public static OriginRequest get(String target, HttpFields headers) {
-        return new OriginRequest("GET", target, headers, NONE);
+        return new OriginRequest("GET", target, headers, NONE, null);
+    }
+
+    /** This request, its interim answers told to {@code interim} (null: nobody). */
+    public OriginRequest hearing(Consumer<HttpFields> interim) {
+        return new OriginRequest(method, target, headers, body, interim);
     }
 
     @Override
