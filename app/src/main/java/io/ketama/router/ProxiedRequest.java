@@ -21,11 +21,16 @@ record ProxiedRequest(Mount mount, RawKey key, String target, CacheRequest reque
 
     /** What the key's holder reads of it. */
     KeyRequest keyRequest() {
-        return new KeyRequest(key.text(), target, request);
+        return keyRequest(null);
     }
 
-    /** What the key's holder reads of it, the origin's interim answers told to {@code interim} where the fetch is made here. */
+    /**
+     * What the key's holder reads of it, the origin's interim answers told to {@code interim} where the
+     * fetch is made here. A {@code HEAD} is asked as the {@code GET} it is served as (the holder
+     * fetches, stores and selects as for a {@code GET}; the answer loses its body only here).
+     */
     KeyRequest keyRequest(java.util.function.Consumer<io.ketama.router.caching.HttpFields> interim) {
-        return new KeyRequest(key.text(), target, request, interim);
+        CacheRequest asked = request.method().equals("HEAD") ? CacheRequest.get(request.headers()) : request;
+        return new KeyRequest(key.text(), target, asked, interim);
     }
 }

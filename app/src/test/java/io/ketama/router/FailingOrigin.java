@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real HTTP origin on 127.0.0.1 that fails as its key says: {@code /origin/cut<N>-...} closes the
  * connection without a byte of answer on the first N requests for the key, then answers 200;
  * {@code /origin/down-...} always closes it; {@code /origin/slow<ms>-...} answers 200 after that
- * many milliseconds; anything else answers 200 at once. Counts the requests per key.
+ * many milliseconds; anything else answers 200 at once, storable for an hour
+ * ({@code Cache-Control: max-age=3600}). Counts the requests per key.
  */
 final class FailingOrigin implements AutoCloseable {
 
@@ -61,7 +62,8 @@ final class FailingOrigin implements AutoCloseable {
                 }
             });
         } else {
-            request.response().putHeader("Content-Type", "text/plain").end("answer for " + key);
+            request.response().putHeader("Content-Type", "text/plain").putHeader("Cache-Control", "max-age=3600")
+                    .end("answer for " + key);
         }
     }
 

@@ -124,7 +124,8 @@ class ForwardedReplyBudgetTest extends ClusterTest {
     /** A fresh key of {@code owner} whose origin answer is a 200 of {@link #BODY} bytes. */
     private String large(TestMember owner) {
         String key = fresh(Set.of(BIG), owner.member());
-        origin.answer(key, new HttpTestOrigin.Answer(200, "application/octet-stream", Map.of(), body(key), false));
+        origin.answer(key, new HttpTestOrigin.Answer(200, "application/octet-stream", Map.of("Cache-Control", "max-age=3600"), body(key),
+                false));
         return key;
     }
 

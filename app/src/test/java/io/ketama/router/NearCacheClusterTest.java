@@ -64,9 +64,11 @@ class NearCacheClusterTest extends ClusterTest {
 
     @Override
     void addMembers() {
-        b = cluster.add(Set.of("ssd"), KeyedOrigin.of(key -> CompletableFuture.completedFuture(key.contains("missing")
+        // a 404 that says nothing of its freshness (the policy keeps it nowhere), 200s storable for an hour
+        b = cluster.add(Set.of("ssd"), KeyedOrigin.asIs(key -> CompletableFuture.completedFuture(key.contains("missing")
                 ? new OriginAnswer(404, "text/plain", "no such key".getBytes(StandardCharsets.UTF_8))
-                : new OriginAnswer(200, "text/plain", (key + " version " + version.get()).getBytes(StandardCharsets.UTF_8)))));
+                : KeyedOrigin.storable(new OriginAnswer(200, "text/plain",
+                        (key + " version " + version.get()).getBytes(StandardCharsets.UTF_8))))));
     }
 
     /** A fresh key that {@code b} owns, its name containing {@code tag}. */

@@ -263,6 +263,18 @@ public final class CachePolicy {
     }
 
     /**
+     * Whether a storable answer is worth keeping as it arrives at {@code now}: fresh then, or with a
+     * validator (a later request revalidates it and is sent only a {@code 304}'s worth). An answer stale
+     * on arrival without a validator (dynamic content that says nothing of its freshness, a 301 without
+     * a lifetime) could only ever stand in for a failed origin: RFC 9111 lets a cache not store it, and
+     * storing it would evict answers that serve.
+     */
+    public boolean worthKeeping(OriginAnswer answer, long now) {
+        AnswerFacts facts = AnswerFacts.of(answer, settings);
+        return facts.hasValidator() || facts.lifetimeMillis() > answer.ageMillis(now);
+    }
+
+    /**
      * How long past the end of its freshness an answer can still be of use, for eviction:
      * {@code Long.MAX_VALUE} when it has a validator (it may be revalidated whenever), else 0 when it
      * may never be served stale, else the largest of its {@code stale-while-revalidate}, its

@@ -220,9 +220,9 @@ public final class KeyServer {
         });
     }
 
-    /** {@code received} stored for {@code request} where the policy lets it, as a fetch's waiters read it. */
+    /** {@code received} stored for {@code request} where the policy lets it and it is worth it, as a fetch's waiters read it. */
     private LocalCache.Fetched stored(KeyRequest request, OriginAnswer received) {
-        if (!policy.storable(request.request(), received)) {
+        if (!policy.storable(request.request(), received) || !policy.worthKeeping(received, clock.getAsLong())) {
             return new LocalCache.Fetched(received, CacheStatus.MISS, false, null);
         }
         OriginAnswer kept = policy.forStorage(received);

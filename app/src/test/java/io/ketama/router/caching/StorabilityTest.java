@@ -157,4 +157,16 @@ class StorabilityTest {
             assertThat(CachePolicy.invalidates(method, 200)).as(method).isFalse();
         }
     }
+
+    @Test
+    void anAnswerStaleOnArrivalWithoutAValidatorIsNotWorthKeeping_rfc9111_3() {
+        OriginAnswer saysNothing = ok();
+        assertThat(storable(saysNothing)).as("a 200 may be stored: heuristically cacheable").isTrue();
+        assertThat(POLICY.worthKeeping(saysNothing, saysNothing.responseTime())).as("but it could never be served").isFalse();
+        OriginAnswer tagged = ok("ETag", "\"a\"");
+        assertThat(POLICY.worthKeeping(tagged, tagged.responseTime())).as("a validator: revalidated later for a 304").isTrue();
+        OriginAnswer fresh = ok("Cache-Control", "max-age=2");
+        assertThat(POLICY.worthKeeping(fresh, fresh.responseTime())).isTrue();
+        assertThat(POLICY.worthKeeping(fresh, fresh.responseTime() + 2_000)).as("stale by the time it is stored").isFalse();
+    }
 }
