@@ -67,12 +67,18 @@ class BinaryChannelVersionsTest {
         final Thread thread;
 
         StandIn(byte firstReplyKind) throws IOException {
+            this(firstReplyKind, BinaryFrames.INVALIDATED);
+        }
+
+        /** As {@link #StandIn(byte)}, answering the first INVALIDATE with a frame of {@code firstInvalidateReplyKind}. */
+        StandIn(byte firstReplyKind, byte firstInvalidateReplyKind) throws IOException {
             thread = new Thread(() -> {
                 try (Socket s = server.accept()) {
                     accepted.incrementAndGet();
                     DataInputStream in = new DataInputStream(s.getInputStream());
                     OutputStream out = s.getOutputStream();
                     boolean first = true;
+                    boolean firstInvalidate = true;
                     while (true) {
                         Buffer frame = readFrame(in);
                         int id = frame.getInt(4);
@@ -82,7 +88,11 @@ class BinaryChannelVersionsTest {
                         if (kind == BinaryFrames.VERSION) {
                             reply = BinaryFrames.version(ChannelVersion.CURRENT);
                         } else if (kind == BinaryFrames.INVALIDATE) {
-                            reply = BinaryFrames.invalidated(id);
+                            reply = firstInvalidate && firstInvalidateReplyKind == BinaryFrames.ANSWERED
+                                    ? BinaryFrames.answered(id, new Served(new OriginAnswer(200, HttpFields.EMPTY, new byte[100]),
+                                    CacheStatus.HIT, "stand-in"), 0)
+                                    : BinaryFrames.invalidated(id);
+                            firstInvalidate = false;
                         } else if (kind == BinaryFrames.FETCH) {
                             Served served = new Served(new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain"), new byte[] {42}),
                                     CacheStatus.HIT, "stand-in");
@@ -92,6 +102,8 @@ class BinaryChannelVersionsTest {
                                 reply = BinaryFrames.answered(id, served, System.currentTimeMillis());
                             } else if (replyKind == BinaryFrames.SERVED) {
                                 reply = BinaryFrames.served(id, served);
+                            } else if (replyKind == BinaryFrames.INVALIDATED) {
+                                reply = BinaryFrames.invalidated(id);
                             } else {
                                 reply = Buffer.buffer().appendInt(6).appendInt(id).appendByte(replyKind).appendByte((byte) 0);
                             }
@@ -172,6 +184,43 @@ class BinaryChannelVersionsTest {
                 } finally {
                     client.close();
                 }
+            }
+        }
+    }
+
+    /**
+     * A reply of a kind this member knows, but not the answer to the request it came for (a peer that broke
+     * the protocol): an INVALIDATED for a FETCH, an ANSWERED (with a body) for an INVALIDATE. Each fails
+     * only its own request, as a reply of an unknown kind does, holds nothing in the budget, and the
+     * connection carries on.
+     */
+    @Test
+    void aReplyThatIsNotTheAnswerToItsRequestFailsOnlyThatRequestAndHoldsNothing() throws Exception {
+        try (LoopbackPeers peers = new LoopbackPeers(); StandIn owner = new StandIn(BinaryFrames.INVALIDATED, BinaryFrames.ANSWERED)) {
+            Vertx loops = peers.eventLoops(1);
+            peers.start(Map.of());
+            Member ownerMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(owner.server.getLocalPort()),
+                    PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION)).getCluster().getLocalMember();
+            peers.awaitMembers(2, Duration.ofSeconds(30));
+            BodyBudget budget = new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES));
+            BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10),
+                    ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES, budget);
+            try {
+                assertThat(client.forward(ownerMember, "a").toCompletableFuture()).as("a FETCH answered INVALIDATED")
+                        .failsWithin(10, TimeUnit.SECONDS).withThrowableOfType(ExecutionException.class)
+                        .withCauseInstanceOf(ForwardRefusedException.class).withMessageContaining("kind " + BinaryFrames.INVALIDATED);
+                assertThat(client.invalidate(ownerMember, "a").toCompletableFuture()).as("an INVALIDATE answered ANSWERED")
+                        .failsWithin(10, TimeUnit.SECONDS).withThrowableOfType(ExecutionException.class)
+                        .withCauseInstanceOf(ForwardRefusedException.class).withMessageContaining("not its answer");
+                assertThat(budget.usedBytes()).as("the body of the reply that answered nothing").isZero();
+                Served next = client.forward(ownerMember, "b").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertThat(next.answer().body()).as("the next forward on the same connection").containsExactly(42);
+                next.release();
+                client.invalidate(ownerMember, "b").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertThat(owner.accepted).hasValue(1);
+                assertThat(budget.usedBytes()).isZero();
+            } finally {
+                client.close();
             }
         }
     }
