@@ -115,6 +115,38 @@ class BinaryFetchChannelTest {
         assertThat(server.connections()).isLessThanOrEqualTo(1);
     }
 
+    /**
+     * An answer whose fields a forwarding member's reader would not take (past
+     * {@link BinaryFrames#MAX_ANSWER_FIELDS}) is not sent as a frame, which would end the connection and
+     * every forward under way on it: it is answered {@link RemoteFailure#ORIGIN_ANSWER_TOO_LARGE}, and the
+     * connection carries on.
+     */
+    @Test
+    void anAnswerWithMoreFieldsThanAReaderTakesIsAnsweredTooLargeAndTheConnectionCarriesOn() throws Exception {
+        String wide = "v".repeat(64 * 1024);
+        HttpFields.Builder many = HttpFields.builder();
+        for (int i = 0; i * wide.length() <= BinaryFrames.MAX_ANSWER_FIELDS; i++) {
+            many.add("X-Wide-" + i, wide);
+        }
+        HttpFields huge = many.add("Cache-Control", "max-age=60").build();
+        receiver.attach(new KeyServer(new io.ketama.router.serving.LocalCache(16 << 20), request -> java.util.concurrent.CompletableFuture
+                .completedFuture(new io.ketama.router.caching.OriginAnswer(200, request.target().equals("/wide") ? huge
+                        : HttpFields.of("Cache-Control", "max-age=60"), new byte[] {1})), "owner"));
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            out.write(BinaryFrames.version(ChannelVersion.CURRENT).getBytes());
+            assertThat(readFrame(in).getByte(8)).isEqualTo(BinaryFrames.VERSION);
+            out.write(BinaryFrames.fetch(1, KeyRequest.of("wide"), false, null).getBytes());
+            Buffer failed = readFrame(in);
+            assertFailed(failed, 1, RemoteFailure.ORIGIN_ANSWER_TOO_LARGE);
+            assertThat(BinaryFrames.failureMessage(failed, 0, failed.getInt(0))).contains("fields");
+            out.write(BinaryFrames.fetch(2, KeyRequest.of("narrow"), false, null).getBytes());
+            assertThat(answered(readFrame(in), 2).answer().body()).containsExactly(1);
+        }
+    }
+
     @Test
     void anInvalidateDropsTheKeysStoredAnswersAndIsAnsweredInvalidated() throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
