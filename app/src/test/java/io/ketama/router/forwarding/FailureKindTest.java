@@ -3,7 +3,9 @@ package io.ketama.router.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import io.ketama.router.forwarding.channel.ChannelVersion;
 import io.ketama.router.forwarding.channel.RemoteFailure;
+import io.ketama.router.serving.NotCachedException;
 import io.ketama.router.serving.NoRoomForReplyException;
 import io.ketama.router.serving.OriginAnswerTooLargeException;
 import io.ketama.router.serving.OriginUnavailableException;
@@ -23,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * own answered before it (commit bc0deb2): {@code MemberGuard.saysNothingOfTheMember} and
  * {@code retryingCannotMend}, the failover chain's tests in {@code FailoverChain.Run.next} and
  * {@code RemoteFailure.of}. Those tests are kept below, as they were, so the table is the old code's
- * and not a second copy of the new one.
+ * and not a second copy of the new one. The one failure they never met,
+ * {@link NotCachedException} (channel version 5: an {@code only-if-cached} request the key's holder
+ * holds nothing for), has its answers stated on their own.
  */
 class FailureKindTest {
 
@@ -82,11 +86,40 @@ class FailureKindTest {
         assertThat(FailureKind.of(new ForwardRefusedException("x"))).isEqualTo(FailureKind.REFUSED);
         assertThat(FailureKind.of(new ForwardFailedException("x"))).isEqualTo(FailureKind.FAILED);
         assertThat(FailureKind.of(new CompletionException(new SpilledException("x")))).isEqualTo(FailureKind.SPILLED);
+        assertThat(FailureKind.of(new NotCachedException("x"))).isEqualTo(FailureKind.NOT_CACHED);
+    }
+
+    /** The failures since channel version 5, which the old predicates never met, plain and wrapped. */
+    private static List<Throwable> sinceVersionFive() {
+        NotCachedException notCached = new NotCachedException("member m: only-if-cached and nothing stored");
+        return List.of(notCached, new CompletionException(notCached), new ExecutionException(new CompletionException(notCached)));
+    }
+
+    @Test
+    void anOnlyIfCachedRequestWithNothingStoredSaysNothingOfTheMemberEndsTheChainAndTravelsAsItsOwnCode() {
+        for (Throwable failure : sinceVersionFive()) {
+            FailureKind kind = FailureKind.of(failure);
+            assertThat(kind).as(failure.toString()).isEqualTo(FailureKind.NOT_CACHED);
+            assertThat(kind.saysNothingOfTheMember()).as("the member answered: it holds nothing for it").isTrue();
+            assertThat(kind.retryingCannotMend()).isTrue();
+            assertThat(kind.endsTheChain()).as("another candidate is not the key's holder: a 504").isTrue();
+            assertThat(kind.spills()).isFalse();
+            assertThat(kind.busy()).isFalse();
+            assertThat(RemoteFailure.of(failure)).isEqualTo(RemoteFailure.NOT_CACHED);
+        }
+        assertThat(RemoteFailure.ofCode(RemoteFailure.NOT_CACHED.code())).isEqualTo(RemoteFailure.NOT_CACHED);
+        assertThat(RemoteFailure.NOT_CACHED.toException("m", "nothing stored")).isInstanceOf(NotCachedException.class)
+                .hasMessageContaining("nothing stored");
+        assertThat(ChannelVersion.code(RemoteFailure.NOT_CACHED, ChannelVersion.CURRENT)).isEqualTo(RemoteFailure.NOT_CACHED.code());
+        assertThat(ChannelVersion.code(RemoteFailure.NOT_CACHED, 4)).as("to a member of version 4 (never sent: it is sent no fields)")
+                .isEqualTo(RemoteFailure.FAILED.code());
     }
 
     @Test
     void everyKindIsTheKindOfSomeFailure() {
-        List<FailureKind> met = failures().stream().map(FailureKind::of).distinct().toList();
+        List<Throwable> all = new ArrayList<>(failures());
+        all.addAll(sinceVersionFive());
+        List<FailureKind> met = all.stream().map(FailureKind::of).distinct().toList();
         assertThat(met).containsExactlyInAnyOrder(FailureKind.values());
     }
 

@@ -28,10 +28,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A member that publishes no usable binary port (its attribute is not a port number) cannot be
- * forwarded to, and no retry can change that: the guard fails over to the next candidate at once,
- * without a retry, and its breaker does not count it as the member failing. Real members on
- * 127.0.0.1 (Hazelcast on ports chosen at run time), the real binary channel to the member that serves.
+ * A member that publishes no usable binary port (its attribute is not a port number), or a channel
+ * version older than 5 (a member of the previous release during a rolling upgrade, whose port is
+ * usable), cannot be forwarded to, and no retry can change that: the guard fails over to the next
+ * candidate at once, without a retry, and its breaker does not count it as the member failing. Real
+ * members on 127.0.0.1 (Hazelcast on ports chosen at run time), the real binary channel to the member
+ * that serves.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NoUsableEndpointTest {
@@ -40,6 +42,7 @@ class NoUsableEndpointTest {
     private HazelcastInstance caller;
     private HazelcastInstance owner;
     private HazelcastInstance unusable;
+    private HazelcastInstance older;
     private BinaryForwardServer ownerServer;
     private BinaryForwardClient client;
 
@@ -50,9 +53,14 @@ class NoUsableEndpointTest {
         ForwardReceiver ownerReceiver = new ForwardReceiver();
         ownerServer = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, ownerReceiver);
         caller = peers.start(Map.of());
-        owner = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(ownerServer.port())));
-        unusable = peers.start(Map.of(PeerEndpoints.BINARY_PORT, "not-a-port"));
-        peers.awaitMembers(3, Duration.ofSeconds(60));
+        owner = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(ownerServer.port()),
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION));
+        unusable = peers.start(Map.of(PeerEndpoints.BINARY_PORT, "not-a-port",
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION));
+        // the previous release: a port that works (the owner's), a version that does not
+        older = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(ownerServer.port()),
+                PeerEndpoints.CHANNEL_VERSION, "4"));
+        peers.awaitMembers(4, Duration.ofSeconds(60));
         ownerReceiver.attach(new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 16),
                 Members.address(owner.getCluster().getLocalMember())));
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
@@ -105,5 +113,37 @@ class NoUsableEndpointTest {
         assertThat(guard.breakerOpened()).isZero();
         assertThat(guard.failed()).isEqualTo(6);
         assertThat(forwarder.guardFor(ownerMember).answered()).isEqualTo(6);
+    }
+
+    @Test
+    void aMemberOfAnOlderChannelVersionIsFailedOverWithoutARetryAndItsBreakerStaysClosed() throws Exception {
+        Member olderMember = seenByCaller(older);
+        Member ownerMember = seenByCaller(owner);
+        ForwardSettings settings = new ForwardSettings(Duration.ofSeconds(5), 1, Duration.ofMillis(10), 2, 1.0,
+                Duration.ofSeconds(60), 3, 8, 2);
+        Forwarder forwarder = new Forwarder(client, settings, ForwardTargets.uuids(caller.getCluster().getMembers()));
+        KeyServer local = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(new DemoOrigin(Duration.ZERO), 16),
+                Members.address(caller.getCluster().getLocalMember()));
+        FailoverChain chain = new FailoverChain(local, forwarder, 3);
+        int connections = client.connections();
+
+        for (int i = 0; i < 6; i++) {
+            String key = "older-" + i;
+            FailoverChain.Outcome outcome = chain.serve(key, List.of(olderMember, ownerMember))
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertThat(outcome.served().servedBy()).as("the next candidate serves").isEqualTo(Members.address(ownerMember));
+            assertThat(outcome.served().answer().body()).isEqualTo(DemoOrigin.contentFor(key));
+            assertThat(outcome.failures()).hasSize(1);
+            assertThat(outcome.failures().get(0).reason()).as("why the older member failed, each time")
+                    .contains("speaks channel version 4");
+        }
+        MemberGuard guard = forwarder.guardFor(olderMember);
+        assertThat(guard.retries()).as("a retry cannot make the member newer").isZero();
+        assertThat(guard.breakerOpen()).as("the member is not failing: it is of the previous release").isFalse();
+        assertThat(guard.breakerOpened()).isZero();
+        assertThat(guard.failed()).isEqualTo(6);
+        assertThat(forwarder.guardFor(ownerMember).answered()).isEqualTo(6);
+        assertThat(client.connections()).as("the owner's connection only: none made for the older member")
+                .isLessThanOrEqualTo(Math.max(connections, 1));
     }
 }

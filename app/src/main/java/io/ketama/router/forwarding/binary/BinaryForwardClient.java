@@ -232,15 +232,23 @@ public final class BinaryForwardClient implements ForwardTransport {
     /** A forward waiting for its answer. */
     private static final class Pending {
         final int id;
+        /** What it asked: {@link BinaryFrames#FETCH} (answered {@code ANSWERED}) or {@link BinaryFrames#INVALIDATE} ({@code INVALIDATED}). */
+        final byte kind;
         final ContextInternal caller;
         final long deadline;
         final CompletableFuture<Served> answer = new CompletableFuture<>();
         boolean done;
 
-        Pending(int id, ContextInternal caller, long deadline) {
+        Pending(int id, byte kind, ContextInternal caller, long deadline) {
             this.id = id;
+            this.kind = kind;
             this.caller = caller;
             this.deadline = deadline;
+        }
+
+        /** The reply kind that answers it. */
+        byte answeredBy() {
+            return kind == BinaryFrames.INVALIDATE ? BinaryFrames.INVALIDATED : BinaryFrames.ANSWERED;
         }
 
         void complete(Served served) {
@@ -345,7 +353,7 @@ public final class BinaryForwardClient implements ForwardTransport {
                         + " bytes (key, target and fields) is longer than a member takes on the binary channel ("
                         + BinaryFrames.MAX_REQUEST_FRAME + " bytes)"));
             }
-            Pending p = new Pending(id, caller, System.nanoTime() + expiryNanos);
+            Pending p = new Pending(id, kind, caller, System.nanoTime() + expiryNanos);
             pending.put(id, p);
             byDeadline.add(p);
             if (socket != null) {
@@ -364,6 +372,13 @@ public final class BinaryForwardClient implements ForwardTransport {
             Pending p = pending.get(id);
             if (p == null) {
                 return false; // given up on already: its bytes go by, never kept
+            }
+            if (p.kind == BinaryFrames.INVALIDATE) {
+                // no reply with a body answers an invalidation: its bytes go by, never kept
+                pending.remove(id);
+                p.fail(new ForwardRefusedException("member " + address + " over binary answered an invalidation with a reply "
+                        + "carrying a body of " + bodyBytes + " bytes, which is not its answer (" + BinaryFrames.INVALIDATED + ")"));
+                return false;
             }
             if (bodyBytes > maxBodyBytes) {
                 pending.remove(id);
@@ -393,9 +408,9 @@ public final class BinaryForwardClient implements ForwardTransport {
             }
             Served served;
             try {
-                if (kind == BinaryFrames.ANSWERED) {
+                if (kind == BinaryFrames.ANSWERED && p.answeredBy() == kind) {
                     served = BinaryFrames.answered(buffer, start, length, address, System.currentTimeMillis(), budget, held);
-                } else if (kind == BinaryFrames.INVALIDATED) {
+                } else if (kind == BinaryFrames.INVALIDATED && p.answeredBy() == kind) {
                     giveBack(held);
                     p.complete(null);
                     return;
@@ -404,11 +419,13 @@ public final class BinaryForwardClient implements ForwardTransport {
                     p.fail(BinaryFrames.failure(buffer, start).toException(address, BinaryFrames.failureMessage(buffer, start, length)));
                     return;
                 } else {
-                    // a kind of reply this version does not know: framed, so the channel carries on
+                    // a kind of reply this version does not know, or not the answer to this request: framed, so the
+                    // channel carries on
                     giveBack(held);
                     p.fail(new ForwardRefusedException("member " + address + " over binary answered with a reply of kind " + kind
-                            + ", which this member (channel version " + ChannelVersion.CURRENT + ") does not know; it said it speaks "
-                            + (peerVersion == 0 ? "nothing yet" : "version " + peerVersion)));
+                            + ", which this member (channel version " + ChannelVersion.CURRENT + ") does not take as the answer to "
+                            + (p.kind == BinaryFrames.INVALIDATE ? "an invalidation" : "a forward") + " (kind " + p.answeredBy()
+                            + "); it said it speaks " + (peerVersion == 0 ? "nothing yet" : "version " + peerVersion)));
                     return;
                 }
             } catch (RuntimeException e) {

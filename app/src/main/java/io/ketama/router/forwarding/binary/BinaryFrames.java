@@ -104,6 +104,18 @@ final class BinaryFrames {
      * length is known): a length field alone never makes a reader allocate more.
      */
     static final int EAGER_BYTES = 64 * 1024 + 32;
+    /**
+     * Largest fields an {@link #ANSWERED} frame carries (its fields' length field): an origin's header
+     * block is at most 1 MiB ({@code ketama.router.origin.max-header-bytes}), which takes at most 128 KiB
+     * more here (2 bytes more a line, at most 65,535 lines), with room for the fields a member adds. A
+     * reply's admission counts its body, so its fields are bounded here: a reader never keeps more of an
+     * answer's fields than any answer has, and a member never sends more ({@link #fitsAnswered}).
+     */
+    static final int MAX_ANSWER_FIELDS = 1024 * 1024 + 256 * 1024;
+    /** Bytes of an {@link #ANSWERED} frame's head after its header: cache status, HTTP status, age, fields' length. */
+    private static final int ANSWERED_HEAD = 1 + 2 + 8 + 4;
+    /** The fewest bytes one field takes in a frame ({@link #appendFields}): a name's length, a name of one byte, a value's length. */
+    private static final int SMALLEST_FIELD = 2 + 1 + 4;
 
     private static final CacheStatus[] STATUSES = CacheStatus.values();
 
@@ -232,10 +244,17 @@ final class BinaryFrames {
      * The {@link Served} of an {@link #ANSWERED} frame, served by {@code member}, arrived at
      * {@code now}, holding {@code heldBytes} taken from {@code budget} for its body (none where
      * {@code budget} is null).
+     *
+     * @throws IllegalArgumentException where the frame cannot be read (lengths past it, a cache status or
+     *                                  HTTP status out of range): the channel cannot be trusted further
      */
     static Served answered(Buffer frames, int start, int length, String member, long now, BodyBudget budget, long heldBytes) {
         Cursor c = new Cursor(frames, start + HEADER, start + 4 + length);
-        CacheStatus cache = STATUSES[c.u8()];
+        int ordinal = c.u8();
+        if (ordinal >= STATUSES.length) {
+            throw new IllegalArgumentException("an answer of cache status " + ordinal + ", which this member does not know");
+        }
+        CacheStatus cache = STATUSES[ordinal];
         int status = c.u16();
         long age = Math.max(0, c.i64());
         int fieldsLength = c.i32();
@@ -296,7 +315,7 @@ final class BinaryFrames {
         }
 
         private void need(int bytes) {
-            if (bytes < 0 || p + bytes > end) {
+            if (bytes < 0 || bytes > end - p) {
                 throw new IllegalArgumentException("a length field runs past the frame (" + bytes + " bytes at " + p
                         + ", the frame ends at " + end + ")");
             }
@@ -341,7 +360,8 @@ final class BinaryFrames {
 
         HttpFields fields() {
             int count = u16();
-            HttpFields.Builder fields = HttpFields.builder(count);
+            // a count is a claim: room for no more fields than the rest of the frame can hold
+            HttpFields.Builder fields = HttpFields.builder(Math.min(count, (end - p) / SMALLEST_FIELD));
             for (int i = 0; i < count; i++) {
                 String name = shortString();
                 if (name.isEmpty()) {
@@ -397,20 +417,21 @@ final class BinaryFrames {
 
     /**
      * Whether an {@link #ANSWERED} frame of {@code served} stays within {@link #MAX_FRAME}: its body
-     * within {@link #MAX_BODY} and its fields within the rest (an origin's header block is bounded far
-     * below: {@code ketama.router.origin.max-header-bytes}, at most 1 MiB).
+     * within {@link #MAX_BODY} and its fields within {@link #MAX_ANSWER_FIELDS} and the rest (an origin's
+     * header block is bounded far below: {@code ketama.router.origin.max-header-bytes}, at most 1 MiB).
      */
     static boolean fitsAnswered(Served served) {
         OriginAnswer answer = served.answer();
-        long bytes = HEADER + 15L + 2 + answer.body().length;
+        long fieldBytes = 2;
         HttpFields fields = answer.headers();
         for (int i = 0; i < fields.size(); i++) {
             if (fields.name(i).length() > 0xFFFF) {
                 return false;
             }
-            bytes += 6L + fields.name(i).length() + fields.value(i).length();
+            fieldBytes += 6L + fields.name(i).length() + fields.value(i).length();
         }
-        return fields.size() <= 0xFFFF && bytes <= MAX_FRAME;
+        return fields.size() <= 0xFFFF && fieldBytes <= MAX_ANSWER_FIELDS && answer.body().length <= MAX_BODY
+                && HEADER + ANSWERED_HEAD + fieldBytes + answer.body().length <= MAX_FRAME;
     }
 
     /** A failure any member can read (its code as {@link ChannelVersion} 1 knows it). */
@@ -507,10 +528,15 @@ final class BinaryFrames {
     }
 
     /**
-     * The body length of the {@link #SERVED} or {@link #REDIRECTED} frame at {@code start} (its
-     * length field) of {@code length}, of which {@code available} bytes are at hand: known from the
-     * frame's length and the length fields before the body (a redirect's {@code Location} need not
-     * have arrived, its content type must); -1 until they have, or for a frame of another kind.
+     * The body length of the {@link #SERVED}, {@link #REDIRECTED} or {@link #ANSWERED} frame at
+     * {@code start} (its length field) of {@code length}, of which {@code available} bytes are at hand:
+     * known from the frame's length and the length fields before the body (a redirect's {@code Location}
+     * need not have arrived, its content type must; an answer's fields need not have, their length
+     * must); -1 until they have, or for a frame of another kind.
+     *
+     * @throws IllegalStateException where an {@link #ANSWERED} frame's fields length is negative, runs
+     *                               past the frame or past {@link #MAX_ANSWER_FIELDS}: no body length can
+     *                               be told, and the frames after it cannot be trusted
      */
     static long replyBodyLength(Buffer frames, int start, int length, int available) {
         if (available < HEADER) {
@@ -519,11 +545,16 @@ final class BinaryFrames {
         byte kind = frames.getByte(start + 8);
         int p = start + HEADER;
         if (kind == ANSWERED) {
-            // cache status, HTTP status, age, fields' length
-            if (p + 15 > start + available) {
-                return -1;
+            if (length < 5 + ANSWERED_HEAD || p + ANSWERED_HEAD > start + available) {
+                return -1; // not arrived yet, or a frame too short to hold the head (read whole, then refused)
             }
-            return start + 4L + length - (p + 15L + frames.getInt(p + 11));
+            int fieldsLength = frames.getInt(p + ANSWERED_HEAD - 4);
+            long body = start + 4L + length - (p + (long) ANSWERED_HEAD + fieldsLength);
+            if (fieldsLength < 0 || fieldsLength > MAX_ANSWER_FIELDS || body < 0) {
+                throw new IllegalStateException("an answer whose fields take " + fieldsLength + " bytes in a frame of " + length
+                        + " bytes (at most " + MAX_ANSWER_FIELDS + " bytes of fields are taken)");
+            }
+            return body;
         }
         if (kind == REDIRECTED) {
             p++;
@@ -548,16 +579,18 @@ final class BinaryFrames {
     /**
      * Cuts a byte stream into frames: feed it what the socket reads, it calls back once per whole
      * frame with the buffer, the frame's start and its length field. With a {@link ReplyAdmission},
-     * each {@link #SERVED} or {@link #REDIRECTED} frame is put to it once, as soon as the length
-     * fields before its body have arrived (at most 64 KiB and 16 bytes of it: a content type of up
-     * to 64 KiB lies before the last of them), before any of its body is kept: a body too large, or
+     * each {@link #SERVED}, {@link #REDIRECTED} or {@link #ANSWERED} frame is put to it once, as soon as
+     * the length fields before its body have arrived (at most 64 KiB and 16 bytes of it: a content type
+     * of up to 64 KiB lies before the last of them; an answer's fields' length comes before its
+     * fields, which are bounded by {@link #MAX_ANSWER_FIELDS}), before any of its body is kept: a body too large, or
      * one this member has no room for, is refused there, and the frame's remaining bytes are let go
      * as they arrive, never kept, so the connection carries the frames after it. Not thread-safe:
      * one per connection, fed on its event loop.
      *
      * <p>What it holds is bounded by what it was made for, never by what a length field claims: a
      * frame longer than its {@code maxFrame} (or, with an admission, a frame other than a reply
-     * longer than {@link #MAX_CONTROL_FRAME}) ends the stream with an {@link IllegalStateException};
+     * longer than {@link #MAX_CONTROL_FRAME}, or an answer whose fields' length its frame cannot hold)
+     * ends the stream with an {@link IllegalStateException};
      * a reply longer than {@link #EAGER_BYTES} gets a buffer of its size only once admitted.
      */
     static final class Reader {

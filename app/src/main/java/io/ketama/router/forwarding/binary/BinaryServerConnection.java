@@ -253,8 +253,9 @@ final class BinaryServerConnection {
 
     /**
      * The {@link BinaryFrames#ANSWERED} reply that carries {@code served}, or, where no frame can (a
-     * body past {@link BinaryFrames#MAX_BODY}: an origin without a bound), a failure saying so: a frame
-     * past the limit would end the connection and every forward under way on it.
+     * body past {@link BinaryFrames#MAX_BODY}: an origin without a bound; fields past
+     * {@link BinaryFrames#MAX_ANSWER_FIELDS}), a failure saying so: a frame past the limit would end the
+     * connection and every forward under way on it.
      */
     private Buffer answered(int id, Served served) {
         if (BinaryFrames.fitsAnswered(served)) {
@@ -276,8 +277,9 @@ final class BinaryServerConnection {
     }
 
     private Buffer tooLarge(int id, Served served) {
-        return BinaryFrames.failed(id, RemoteFailure.ORIGIN_ANSWER_TOO_LARGE, "the answer's body of "
-                + served.answer().body().length + " bytes is larger than the binary channel carries (" + BinaryFrames.MAX_BODY
+        return BinaryFrames.failed(id, RemoteFailure.ORIGIN_ANSWER_TOO_LARGE, "the answer (a body of "
+                + served.answer().body().length + " bytes, " + served.answer().headers().size() + " fields) is larger than the "
+                + "binary channel carries (a body of " + BinaryFrames.MAX_BODY + " bytes, fields of " + BinaryFrames.MAX_ANSWER_FIELDS
                 + " bytes)", version);
     }
 }

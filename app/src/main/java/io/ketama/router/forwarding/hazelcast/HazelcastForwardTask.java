@@ -142,11 +142,12 @@ final class HazelcastForwardTask implements java.util.concurrent.Callable<Hazelc
             out.writeString(trace.traceparent());
             out.writeString(trace.tracestate());
         }
-        if (request != null) { // after the trace: a version-4 reader stops before it
-            out.writeString(request.request().method());
-            out.writeString(request.target());
-            HazelcastForwarding.writeFields(out, request.request().headers());
-        }
+        // after the trace: a version-4 reader stops before it; every task says version 5, so every task carries it
+        // (one made of a key alone carries the plain GET it stands for)
+        KeyRequest asked = request();
+        out.writeString(asked.request().method());
+        out.writeString(asked.target());
+        HazelcastForwarding.writeFields(out, asked.request().headers());
     }
 
     @Override

@@ -44,7 +44,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * A member's binary channel fed garbage through real sockets on 127.0.0.1, as an attacker or a
  * broken peer would, while a real member forwards to it over the same channel: random streams of
- * frames (20,000 frames on 200 connections, from {@link GarbageStreams}), length fields of 256 MiB,
+ * frames (20,000 frames on 200 connections, from {@link GarbageStreams}, the FETCH and INVALIDATE
+ * frames of channel version 5 among them, as members write them and mangled), length fields of 256 MiB,
  * slow-loris connections that trickle a frame a byte at a time, connections that each park most of a
  * frame of the longest size, ill-formed version frames. The member takes no secret (the default,
  * and the worst case: anyone who reaches the port may send keys). Its limits are made small here
@@ -171,7 +172,7 @@ class BinaryChannelGarbageTest {
         try {
             // (1) random streams: 20,000 frames on 200 connections, written whole, then let go
             GarbageStreams garbage = new GarbageStreams(2506, BinaryFrames.MAX_REQUEST_FRAME);
-            byte[] kinds = {BinaryFrames.SERVE, BinaryFrames.HELLO, BinaryFrames.VERSION};
+            byte[] kinds = {BinaryFrames.SERVE, BinaryFrames.HELLO, BinaryFrames.VERSION, BinaryFrames.FETCH, BinaryFrames.INVALIDATE};
             int streamsEnded = 0;
             for (int c = 0; c < 200; c++) {
                 byte[] stream = garbage.stream(100, kinds);

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestInstance;
  * The binary transport takes a reply's body only up to this member's
  * {@code ketama.router.origin.max-body-bytes}, whatever the owner sends: a real owner
  * ({@link BinaryForwardServer} and {@link KeyServer}) whose own limit is larger, and a stand-in owner
- * that sends the head of a 1 MiB reply and holds its body back, both fail the forward with a
+ * of this release that sends the head of a 1 MiB reply and holds its fields and body back, both fail the forward with a
  * {@link ForwardFailedException}, which the failover chain answers with the next candidate, as the
  * {@code http} transport does. The stand-in's refusal comes while its body is still held (refused
  * from the frame's head, before the body is kept), and the same connection then carries the rest of
@@ -71,9 +71,10 @@ class BinaryForwardBodyLimitTest {
                 .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         peers.start(Map.of());
-        owner = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(ownerServer.port()))).getCluster().getLocalMember();
-        standInMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(standIn.actualPort())))
-                .getCluster().getLocalMember();
+        owner = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(ownerServer.port()),
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION)).getCluster().getLocalMember();
+        standInMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(standIn.actualPort()),
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION)).getCluster().getLocalMember();
         peers.awaitMembers(3, Duration.ofSeconds(60));
         // the owner's origin: "large-*" keys answer 1 MiB (an owner configured to take that), others the
         // limit exactly, "hold-*" once released
@@ -86,21 +87,24 @@ class BinaryForwardBodyLimitTest {
 
     /**
      * A stand-in owner's connection: {@code held-*} gets the first {@link #SENT_BEFORE_HOLD} bytes of
-     * a 1 MiB reply (a redirect for {@code held-redirect-*}); any other key gets the rest of a held
-     * reply first, then a reply of exactly the limit.
+     * a 1 MiB reply (a redirect with 4 KiB of fields for {@code held-fields-*}: its fields held back
+     * too); any other key gets the rest of a held reply first, then a reply of exactly the limit.
      */
     private void standIn(NetSocket socket) {
         standInConnections.incrementAndGet();
         Buffer[] held = new Buffer[1];
         BinaryFrames.Reader reader = new BinaryFrames.Reader((buffer, start, length, id, kind) -> {
-            if (kind != BinaryFrames.SERVE) {
+            if (kind != BinaryFrames.FETCH) {
                 return;
             }
-            String key = BinaryFrames.key(buffer, start, length);
+            String key = BinaryFrames.fetchRequest(buffer, start, length).request().key();
             if (key.startsWith("held-")) {
-                String location = key.startsWith("held-redirect-") ? "/elsewhere/" + key : null;
-                Buffer reply = BinaryFrames.served(id, new Served(new OriginAnswer(location == null ? 200 : 307,
-                        "application/octet-stream", new byte[LARGE], location), CacheStatus.MISS, "stand-in"));
+                String location = key.startsWith("held-fields-") ? "/elsewhere/" + key : null;
+                OriginAnswer answer = new OriginAnswer(location == null ? 200 : 307, "application/octet-stream", new byte[LARGE], location);
+                if (location != null) {
+                    answer = answer.with(answer.headers().with("X-Padding", "p".repeat(4096)), answer.responseTime(), 0);
+                }
+                Buffer reply = BinaryFrames.answered(id, new Served(answer, CacheStatus.MISS, "stand-in"), System.currentTimeMillis());
                 socket.write(reply.getBuffer(0, SENT_BEFORE_HOLD));
                 held[0] = reply.getBuffer(SENT_BEFORE_HOLD, reply.length());
                 return;
@@ -112,8 +116,8 @@ class BinaryForwardBodyLimitTest {
                     socket.write(rest.getBuffer(at, Math.min(rest.length(), at + 16 * 1024)));
                 }
             }
-            socket.write(BinaryFrames.served(id, new Served(new OriginAnswer(200, "text/plain", new byte[LIMIT]),
-                    CacheStatus.HIT, "stand-in")));
+            socket.write(BinaryFrames.answered(id, new Served(new OriginAnswer(200, "text/plain", new byte[LIMIT]),
+                    CacheStatus.HIT, "stand-in"), System.currentTimeMillis()));
         });
         socket.handler(reader::feed);
     }
@@ -154,7 +158,7 @@ class BinaryForwardBodyLimitTest {
 
     @Test
     void aReplyIsRefusedFromItsHeadWhileItsBodyIsStillHeldAndItsBytesAreLetGo() throws Exception {
-        for (String key : new String[] {"held-served", "held-redirect-1"}) {
+        for (String key : new String[] {"held-plain", "held-fields-1"}) {
             assertThat(forward(standInMember, key)).as(key).failsWithin(60, TimeUnit.SECONDS)
                     .withThrowableOfType(ExecutionException.class)
                     .withCauseExactlyInstanceOf(ForwardFailedException.class)

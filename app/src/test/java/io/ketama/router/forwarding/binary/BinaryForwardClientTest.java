@@ -6,7 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.HttpFields;
+import io.ketama.router.forwarding.FailureKind;
 import io.ketama.router.forwarding.ForwardFailedException;
+import io.ketama.router.forwarding.NoUsableEndpointException;
+import io.ketama.router.serving.KeyRequest;
+import io.ketama.router.serving.NotCachedException;
+import io.ketama.router.serving.Origin;
+import io.ketama.router.serving.OriginRequest;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
 import io.ketama.router.forwarding.NotServingException;
@@ -40,9 +48,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The binary channel between real members on 127.0.0.1: keys served by the target's receiver,
- * many forwards at once on one connection answered out of order, failures carried back as the
- * exceptions failover acts on, and a channel that closes under forwards failing them at once.
+ * The binary channel between real members on 127.0.0.1 that publish channel version 5: keys served by
+ * the target's receiver with the client's fields (byte for byte) and the answer's fields and age carried
+ * across, many forwards at once on one connection answered out of order, invalidations that drop a key's
+ * stored answers there, failures carried back as the exceptions failover acts on (an {@code only-if-cached}
+ * request the owner holds nothing for among them), a member of an older channel version sent nothing, and
+ * a channel that closes under forwards failing them at once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BinaryForwardClientTest {
@@ -53,6 +64,9 @@ class BinaryForwardClientTest {
     private Vertx callerVertx;
     private HazelcastInstance owner;
     private HazelcastInstance noChannel;
+    private HazelcastInstance older;
+    /** What the owner's origin was asked for keys {@code fields-*}. */
+    private final List<OriginRequest> fieldsAsked = new java.util.concurrent.CopyOnWriteArrayList<>();
     private BinaryForwardServer ownerServer;
     private ForwardReceiver ownerReceiver;
     private KeyServer ownerKeys;
@@ -66,10 +80,13 @@ class BinaryForwardClientTest {
         ownerServer = BinaryForwardServer.start(ownerVertx, "127.0.0.1", 0, ownerReceiver);
         peers.start(Map.of());
         owner = peers.start(binaryPort(ownerServer.port()));
-        noChannel = peers.start(Map.of());
-        peers.awaitMembers(3, Duration.ofSeconds(30));
+        // of this release, without a binary channel
+        noChannel = peers.start(Map.of(PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION));
+        // of the previous release, its binary channel the owner's
+        older = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(ownerServer.port()), PeerEndpoints.CHANNEL_VERSION, "4"));
+        peers.awaitMembers(4, Duration.ofSeconds(30));
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);
-        ownerKeys = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(KeyedOrigin.of(key -> {
+        Origin keyed = KeyedOrigin.of(key -> {
             if (key.startsWith("down")) {
                 return CompletableFuture.failedFuture(new OriginUnavailableException("origin refused " + key, null));
             }
@@ -87,7 +104,17 @@ class BinaryForwardClientTest {
                 return CompletableFuture.completedFuture(new OriginAnswer(404, "text/x-none", new byte[] {1, 2}));
             }
             return demo.fetch(key);
-        }), 64), Members.address(owner.getCluster().getLocalMember()));
+        });
+        ownerKeys = new KeyServer(new LocalCache(1 << 20), new BoundedOrigin(request -> {
+            if (!request.target().startsWith("/fields-")) {
+                return keyed.fetch(request);
+            }
+            fieldsAsked.add(request);
+            // 100 s old when it arrived, as an origin's Age would make it
+            return CompletableFuture.completedFuture(new OriginAnswer(203, HttpFields.of("Content-Type", "text/x-fields",
+                    "Cache-Control", "max-age=3600", "X-Obs", BinaryFetchFramesTest.OBS_TEXT, "Set-Cookie", "a=1", "Set-Cookie", "b=2"),
+                    new byte[] {1, 2, 3}, System.currentTimeMillis(), 100_000));
+        }, 64), Members.address(owner.getCluster().getLocalMember()));
         ownerReceiver.attach(ownerKeys);
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(30), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
                 new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
@@ -127,7 +154,56 @@ class BinaryForwardClientTest {
         assertThat(forward(ownerMember(), "bin-1").get(30, TimeUnit.SECONDS).cache()).isEqualTo(CacheStatus.HIT);
 
         Served notFound = forward(ownerMember(), "404-x").get(30, TimeUnit.SECONDS);
-        assertThat(notFound.answer()).isEqualTo(new OriginAnswer(404, "text/x-none", new byte[] {1, 2}));
+        assertThat(notFound.answer().status()).isEqualTo(404);
+        assertThat(notFound.answer().contentType()).isEqualTo("text/x-none");
+        assertThat(notFound.answer().body()).containsExactly(1, 2);
+        assertThat(notFound.answer().headers().first("Cache-Control")).as("the origin's fields travel with it")
+                .isEqualTo("max-age=3600");
+    }
+
+    @Test
+    void theClientsFieldsReachTheOwnersOriginByteForByteAndTheAnswersFieldsAndAgeComeBack() throws Exception {
+        HttpFields clientFields = HttpFields.of("Accept", "text/html", "accept", "*/*;q=0.1", "X-Obs", BinaryFetchFramesTest.OBS_TEXT,
+                "Cookie", "c=\u00e9\u00ff", "X-Empty", "");
+        KeyRequest request = new KeyRequest("fields-1", "/fields-1", new CacheRequest("GET", clientFields));
+        long before = System.currentTimeMillis();
+        Served served = client.forward(ownerMember(), request, false, null).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertThat(fieldsAsked).hasSize(1);
+        BinaryFetchFramesTest.assertSameFields(fieldsAsked.get(0).headers(), clientFields);
+        assertThat(served.answer().status()).isEqualTo(203);
+        BinaryFetchFramesTest.assertSameFields(served.answer().headers(), HttpFields.of("Content-Type", "text/x-fields",
+                "Cache-Control", "max-age=3600", "X-Obs", BinaryFetchFramesTest.OBS_TEXT, "Set-Cookie", "a=1", "Set-Cookie", "b=2"));
+        assertThat(served.answer().body()).containsExactly(1, 2, 3);
+        assertThat(served.answer().initialAgeMillis()).as("its age when the owner sent it").isBetween(100_000L, 160_000L);
+        assertThat(served.answer().responseTime()).as("aged from its arrival here").isGreaterThanOrEqualTo(before);
+    }
+
+    @Test
+    void anInvalidationDropsTheKeysStoredAnswersOnTheOwnerAndAMemberServingNoKeysSaysSo() throws Exception {
+        assertThat(forward(ownerMember(), "inv-1").get(30, TimeUnit.SECONDS).cache()).isEqualTo(CacheStatus.MISS);
+        assertThat(forward(ownerMember(), "inv-1").get(30, TimeUnit.SECONDS).cache()).isEqualTo(CacheStatus.HIT);
+        client.invalidate(ownerMember(), "inv-1").toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertThat(ownerKeys.cache().peek("inv-1")).isNull();
+        assertThat(forward(ownerMember(), "inv-1").get(30, TimeUnit.SECONDS).cache()).as("fetched again").isEqualTo(CacheStatus.MISS);
+        ownerReceiver.detach();
+        try {
+            assertThat(client.invalidate(ownerMember(), "inv-1").toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS)
+                    .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(NotServingException.class);
+        } finally {
+            ownerReceiver.attach(ownerKeys);
+        }
+        assertThat(ownerKeys.cache().peek("inv-1")).as("not dropped by a member serving no keys").isNotNull();
+    }
+
+    @Test
+    void anOnlyIfCachedRequestTheOwnerHoldsNothingForComesBackNotCached() throws Exception {
+        KeyRequest onlyIfCached = new KeyRequest("oic-1", "/oic-1", CacheRequest.get(HttpFields.of("Cache-Control", "only-if-cached")));
+        assertThat(client.forward(ownerMember(), onlyIfCached, false, null).toCompletableFuture()).failsWithin(30, TimeUnit.SECONDS)
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(NotCachedException.class);
+        assertThat(FailureKind.of(new NotCachedException("x")).endsTheChain()).isTrue();
+        forward(ownerMember(), "oic-1").get(30, TimeUnit.SECONDS);
+        assertThat(client.forward(ownerMember(), onlyIfCached, false, null).toCompletableFuture().get(30, TimeUnit.SECONDS).cache())
+                .isEqualTo(CacheStatus.HIT);
     }
 
     @Test
@@ -199,8 +275,21 @@ class BinaryForwardClientTest {
     @Test
     void aMemberThatPublishesNoChannelCannotBeForwardedTo() {
         assertThat(forward(noChannel.getCluster().getLocalMember(), "k")).failsWithin(30, TimeUnit.SECONDS)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(ForwardFailedException.class)
+                .withThrowableOfType(ExecutionException.class).withCauseExactlyInstanceOf(NoUsableEndpointException.class)
                 .withMessageContaining("no " + PeerEndpoints.BINARY_PORT);
+    }
+
+    @Test
+    void aMemberOfAnOlderChannelVersionIsSentNothingThoughItPublishesAChannel() throws Exception {
+        Member v4 = older.getCluster().getLocalMember();
+        int connections = client.connections();
+        for (CompletableFuture<?> sent : List.of(forward(v4, "old-1"), client.invalidate(v4, "old-1").toCompletableFuture())) {
+            assertThat(sent).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(ExecutionException.class)
+                    .withCauseExactlyInstanceOf(NoUsableEndpointException.class)
+                    .withMessageContaining("speaks channel version 4");
+        }
+        assertThat(client.connections()).as("no connection made for it").isLessThanOrEqualTo(connections);
+        assertThat(ownerKeys.cache().peek("old-1")).as("its channel (the owner's) served nothing").isNull();
     }
 
     @Test

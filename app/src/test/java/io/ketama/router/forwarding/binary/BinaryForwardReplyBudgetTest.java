@@ -33,8 +33,9 @@ import org.junit.jupiter.api.TestInstance;
  * head on: taken there, while the body is still on its way, and held by the {@link Served} answer
  * until it is released. A reply the budget has no room for fails its forward with
  * {@link NoRoomForReplyException} from its head, its bytes let go, the connection carrying on; a
- * reply cut off mid-body by its connection gives its bytes back. Two stand-in owners (binary
- * servers on 127.0.0.1 that hold a reply's body at will) behind real Hazelcast members.
+ * reply cut off mid-body by its connection gives its bytes back. Two stand-in owners of this release
+ * (binary servers on 127.0.0.1 that answer FETCH with ANSWERED and hold a reply's body at will) behind
+ * real Hazelcast members that publish channel version 5.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BinaryForwardReplyBudgetTest {
@@ -66,10 +67,10 @@ class BinaryForwardReplyBudgetTest {
         plain = ownerVertx.createNetServer().connectHandler(this::plain)
                 .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         peers.start(Map.of());
-        holdingMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(holding.actualPort())))
-                .getCluster().getLocalMember();
-        plainMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(plain.actualPort())))
-                .getCluster().getLocalMember();
+        holdingMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(holding.actualPort()),
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION)).getCluster().getLocalMember();
+        plainMember = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(plain.actualPort()),
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION)).getCluster().getLocalMember();
         peers.awaitMembers(3, Duration.ofSeconds(60));
         client = new BinaryForwardClient(callerVertx, Duration.ofSeconds(5), Duration.ofSeconds(120), ForwardSecret.NONE, LIMIT,
                 budget);
@@ -88,8 +89,8 @@ class BinaryForwardReplyBudgetTest {
     }
 
     private static Buffer reply(int id, int bodyBytes) {
-        return BinaryFrames.served(id, new Served(new OriginAnswer(200, "application/octet-stream", new byte[bodyBytes]),
-                CacheStatus.MISS, "stand-in"));
+        return BinaryFrames.answered(id, new Served(new OriginAnswer(200, "application/octet-stream", new byte[bodyBytes]),
+                CacheStatus.MISS, "stand-in"), System.currentTimeMillis());
     }
 
     /**
@@ -98,10 +99,10 @@ class BinaryForwardReplyBudgetTest {
      */
     private void holding(NetSocket socket) {
         socket.handler(new BinaryFrames.Reader((buffer, start, length, id, kind) -> {
-            if (kind != BinaryFrames.SERVE) {
+            if (kind != BinaryFrames.FETCH) {
                 return;
             }
-            String key = BinaryFrames.key(buffer, start, length);
+            String key = BinaryFrames.fetchRequest(buffer, start, length).request().key();
             Buffer reply = reply(id, LIMIT);
             socket.write(reply.getBuffer(0, SENT_BEFORE_HOLD));
             if (key.startsWith("cut-")) {
@@ -116,10 +117,10 @@ class BinaryForwardReplyBudgetTest {
     private void plain(NetSocket socket) {
         plainConnections.incrementAndGet();
         socket.handler(new BinaryFrames.Reader((buffer, start, length, id, kind) -> {
-            if (kind != BinaryFrames.SERVE) {
+            if (kind != BinaryFrames.FETCH) {
                 return;
             }
-            Buffer reply = reply(id, BinaryFrames.key(buffer, start, length).startsWith("large-") ? LIMIT : SMALL);
+            Buffer reply = reply(id, BinaryFrames.fetchRequest(buffer, start, length).request().key().startsWith("large-") ? LIMIT : SMALL);
             for (int at = 0; at < reply.length(); at += 4096) {
                 socket.write(reply.getBuffer(at, Math.min(reply.length(), at + 4096)));
             }

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import io.ketama.router.serving.Served;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,13 +18,20 @@ import org.junit.jupiter.api.Test;
  * and are fed cut at random points, as a socket delivers them. Whatever arrives, the reader hands
  * over exactly the frames a plain reference reading finds, in order and byte for byte, stops at the
  * first length it does not take, and never holds more than one frame of the size it was made for.
+ * The frames of channel version 5 ({@link BinaryFrames#FETCH}, {@link BinaryFrames#ANSWERED}), written as
+ * members write them and then mangled, or random throughout, are read or refused with nothing but the
+ * documented exception ({@link IllegalArgumentException} for a frame's content, {@link IllegalStateException}
+ * for a stream that cannot go on), and reading them allocates in proportion to their bytes, never to
+ * what their length fields claim.
  */
 class BinaryFramesFuzzTest {
 
     private static final long SEED = Long.getLong("ketama.fuzz.seed", 25_06L);
     private static final int FRAMES = Integer.getInteger("ketama.fuzz.frames", 1_000_000);
-    private static final byte[] REQUEST_KINDS = {BinaryFrames.SERVE, BinaryFrames.HELLO, BinaryFrames.VERSION};
-    private static final byte[] REPLY_KINDS = {BinaryFrames.SERVED, BinaryFrames.REDIRECTED, BinaryFrames.FAILED, BinaryFrames.VERSION};
+    private static final byte[] REQUEST_KINDS = {BinaryFrames.SERVE, BinaryFrames.HELLO, BinaryFrames.VERSION, BinaryFrames.FETCH,
+        BinaryFrames.INVALIDATE};
+    private static final byte[] REPLY_KINDS = {BinaryFrames.SERVED, BinaryFrames.REDIRECTED, BinaryFrames.FAILED, BinaryFrames.VERSION,
+        BinaryFrames.ANSWERED, BinaryFrames.INVALIDATED};
 
     /** What one stream did to a reader. */
     private record Outcome(List<GarbageStreams.Frame> frames, boolean threw, int mostHeld) {
@@ -142,5 +150,152 @@ class BinaryFramesFuzzTest {
             refused = true;
         }
         assertThat(refused).as("a FAILED frame past %d bytes", BinaryFrames.MAX_CONTROL_FRAME).isTrue();
+    }
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private static long allocated() {
+        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    /**
+     * Random FETCH frames (as a member writes them, mangled in a few bytes, or random throughout, up to
+     * the longest request frame) decoded as a member decodes them: read, or refused with an
+     * {@link IllegalArgumentException} (the member answers REFUSED and carries on), nothing else; a frame
+     * as written reads back as written; decoding allocates at most a few times the frame's bytes.
+     */
+    @Test
+    void aMemberReadsOrRefusesRandomFetchFramesWithNothingButIllegalArgumentAndAllocatesInProportion() {
+        GarbageStreams garbage = new GarbageStreams(SEED + 2, BinaryFrames.MAX_REQUEST_FRAME);
+        int frames = Math.max(1000, FRAMES / 5);
+        int read = 0;
+        int refused = 0;
+        long bytes = 0;
+        long decodeAllocated = 0;
+        for (int i = 0; i < frames; i++) {
+            int dice = garbage.random().nextInt(10);
+            byte[] frame = dice < 3 ? garbage.fetch(false) : dice < 8 ? garbage.fetch(true)
+                    : garbage.frame(5 + garbage.random().nextInt(dice == 9 ? BinaryFrames.MAX_REQUEST_FRAME - 4 : 200),
+                    new byte[] {BinaryFrames.FETCH});
+            if (frame[8] != BinaryFrames.FETCH) {
+                continue; // random kind: not a FETCH
+            }
+            Buffer buffer = Buffer.buffer(frame);
+            int length = buffer.getInt(0);
+            bytes += frame.length;
+            long before = allocated();
+            try {
+                BinaryFrames.Fetch fetch = BinaryFrames.fetchRequest(buffer, 0, length);
+                decodeAllocated += allocated() - before;
+                read++;
+                if (dice < 3) { // as written: it reads back whole, and writes back byte for byte
+                    assertThat(BinaryFrames.fetch(buffer.getInt(4), fetch.request(), fetch.spillable(), fetch.trace()).getBytes())
+                            .as("frame %d read and written again", i).isEqualTo(frame);
+                }
+            } catch (IllegalArgumentException e) {
+                decodeAllocated += allocated() - before;
+                refused++;
+                assertThat(dice).as("frame %d, as a member writes it, refused: %s", i, e.getMessage()).isGreaterThanOrEqualTo(3);
+            }
+        }
+        System.out.printf("BinaryFramesFuzzTest: %,d FETCH frames read, %,d refused; %,d bytes allocated decoding %,d bytes%n",
+                read, refused, decodeAllocated, bytes);
+        assertThat(read).isGreaterThan(frames / 10);
+        assertThat(refused).isGreaterThan(frames / 10);
+        // a String of n ISO-8859-1 chars: a copy of its bytes and the string's own (compact) array, plus headers
+        assertThat(decodeAllocated).as("bytes allocated decoding %,d bytes of FETCH frames", bytes)
+                .isLessThan(4 * bytes + 2_048L * (read + refused));
+    }
+
+    /**
+     * Streams of ANSWERED frames among other replies (as a member writes them, mangled, or random), read
+     * by a forwarding member's reader with an admission and each frame it hands over decoded as the
+     * forwarding member decodes it: the reader ends the stream only with an {@link IllegalStateException}
+     * and where the reference reading says so; a decoded frame is read or refused with an
+     * {@link IllegalArgumentException}, nothing else; the admission is asked exactly the body length a
+     * frame carries, before its body; the reader holds no more than the largest frame it admitted or
+     * {@link BinaryFrames#EAGER_BYTES}, and allocates in proportion to the bytes it is fed.
+     */
+    @Test
+    void aForwardingMemberReadsRandomAnsweredFramesEndingOrRefusingOnlyAsDocumentedAndHoldsOnlyWhatItAdmitted() {
+        GarbageStreams garbage = new GarbageStreams(SEED + 3, BinaryFrames.MAX_CONTROL_FRAME + 4096);
+        byte[] kinds = {BinaryFrames.ANSWERED, BinaryFrames.ANSWERED, BinaryFrames.FAILED, BinaryFrames.INVALIDATED};
+        long frames = 0;
+        int connections = 0;
+        int ended = 0;
+        long decoded = 0;
+        long refused = 0;
+        long fed = 0;
+        long feeds = 0;
+        long handedOver = 0;
+        long feedAllocated = 0;
+        while (frames < FRAMES / 10) {
+            int n = 1 + garbage.random().nextInt(300);
+            byte[] stream = garbage.stream(n, kinds);
+            frames += n;
+            connections++;
+            GarbageStreams.Reading expected = GarbageStreams.expected(stream, BinaryFrames.MAX_FRAME, BinaryFrames.MAX_CONTROL_FRAME);
+            List<GarbageStreams.Frame> seen = new ArrayList<>();
+            long[] admittedBody = {-1};
+            long[] counts = new long[3];
+            int[] largest = {0};
+            BinaryFrames.Reader reader = new BinaryFrames.Reader((buffer, start, length, id, kind) -> {
+                seen.add(new GarbageStreams.Frame(id, kind, length,
+                        GarbageStreams.digest(buffer.getBytes(start + BinaryFrames.HEADER, start + 4 + length), 0, length - 5)));
+                counts[2] += 4 + length;
+                if (kind == BinaryFrames.ANSWERED) {
+                    try {
+                        Served served = BinaryFrames.answered(buffer, start, length, "m", 0, null, 0);
+                        assertThat((long) served.answer().body().length).as("the body admitted").isEqualTo(admittedBody[0]);
+                        counts[0]++;
+                    } catch (IllegalArgumentException e) {
+                        counts[1]++;
+                    }
+                }
+                admittedBody[0] = -1;
+            }, (id, body) -> {
+                admittedBody[0] = body;
+                return true;
+            });
+            int from = 0;
+            boolean threw = false;
+            for (int cut : garbage.cuts(stream.length)) {
+                long before = allocated();
+                try {
+                    reader.feed(Buffer.buffer(java.util.Arrays.copyOfRange(stream, from, cut)));
+                } catch (IllegalStateException e) {
+                    threw = true;
+                    break;
+                } finally {
+                    feedAllocated += allocated() - before;
+                }
+                fed += cut - from;
+                feeds++;
+                largest[0] = Math.max(largest[0], reader.heldBytes());
+                from = cut;
+            }
+            assertThat(seen).as("frames of stream %d (seed %d)", connections, SEED + 3).isEqualTo(expected.frames());
+            assertThat(threw).as("stream %d ended (seed %d)", connections, SEED + 3).isEqualTo(expected.fatal());
+            int longest = 0;
+            for (GarbageStreams.Frame f : expected.frames()) {
+                longest = Math.max(longest, 4 + f.length());
+            }
+            assertThat(largest[0]).as("bytes held reading stream %d", connections)
+                    .isLessThanOrEqualTo(Math.max(longest, BinaryFrames.EAGER_BYTES) + 65_536);
+            ended += threw ? 1 : 0;
+            decoded += counts[0];
+            refused += counts[1];
+            handedOver += counts[2];
+        }
+        System.out.printf("BinaryFramesFuzzTest: %,d ANSWERED frames read, %,d refused, %,d of %,d streams ended; %,d bytes allocated "
+                + "feeding %,d bytes%n", decoded, refused, ended, connections, feedAllocated, fed);
+        assertThat(decoded).isGreaterThan(100);
+        assertThat(refused).isGreaterThan(100);
+        assertThat(ended).isGreaterThan(0);
+        // what it was fed, the frames it handed over (copied once more here to digest and decode them), at most
+        // one admitted frame per stream never finished, and a little per read: never what a length field claims
+        assertThat(feedAllocated).as("bytes allocated feeding %,d bytes in %,d reads", fed, feeds)
+                .isLessThan(4 * fed + 6 * handedOver + 2L * connections * (4 + BinaryFrames.MAX_CONTROL_FRAME + 4096) + 2048 * feeds);
     }
 }

@@ -8,6 +8,8 @@ import com.hazelcast.cluster.Member;
 import io.ketama.router.forwarding.ChannelTests;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.forwarding.NoUsableEndpointException;
+import io.ketama.router.serving.KeyRequest;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.load.FixedLoads;
@@ -28,12 +30,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Channel version 4 (trace context) on the binary channel: a traced forward to a member that
- * publishes 4 reaches its receiver with the {@code traceparent} and {@code tracestate} it was sent;
- * one to a member that publishes 3 goes as the plain request version 3 reads (and is served), and an
- * untraced forward carries nothing; {@link BinaryFrames#SERVE_TRACED} reads back as written, keeps its
- * spillable flag (heeded only on a channel that said version 3 or later), and one whose lengths run
- * past its frame is refused, the connection carrying on.
+ * Channel version 4 (trace context) on the binary channel: a traced forward to a member of this release
+ * (a FETCH flagged traced) reaches its receiver with the {@code traceparent} and {@code tracestate} it
+ * was sent; an untraced forward carries nothing; a member that publishes 4 or older is sent nothing at
+ * all (version 5 sends no request to an older member). An older member's
+ * {@link BinaryFrames#SERVE_TRACED} still reads back as written, keeps its spillable flag (heeded only
+ * on a channel that said version 3 or later), and one whose lengths run past its frame is refused, the
+ * connection carrying on.
  */
 class BinaryTraceTest {
     @Test
@@ -74,28 +77,30 @@ class BinaryTraceTest {
             receiver.tracing(tracing);
             receiver.attach(keyServer("owner"));
             BinaryForwardServer server = BinaryForwardServer.start(peers.eventLoops(1), "127.0.0.1", 0, receiver);
+            Member v5 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
+                    PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION)).getCluster().getLocalMember();
             Member v4 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
                     PeerEndpoints.CHANNEL_VERSION, "4")).getCluster().getLocalMember();
-            Member v3 = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(server.port()),
-                    PeerEndpoints.CHANNEL_VERSION, "3")).getCluster().getLocalMember();
             peers.awaitMembers(3, Duration.ofSeconds(30));
             BinaryForwardClient client = new BinaryForwardClient(loops, Duration.ofSeconds(5), Duration.ofSeconds(10), ForwardSecret.NONE, HttpOrigin.DEFAULT_MAX_BODY_BYTES,
                     new BodyBudget(BodyBudget.defaultBytes(HttpOrigin.DEFAULT_MAX_BODY_BYTES)));
             try {
-                assertThat(client.forward(v4, "a", false, TRACE).toCompletableFuture().get(10, TimeUnit.SECONDS).answer().status())
+                assertThat(client.forward(v5, "a", false, TRACE).toCompletableFuture().get(10, TimeUnit.SECONDS).answer().status())
                         .isEqualTo(200);
-                client.forward(v3, "b", false, TRACE).toCompletableFuture().get(10, TimeUnit.SECONDS);
-                client.forward(v4, "c", false, null).toCompletableFuture().get(10, TimeUnit.SECONDS);
-                client.forward(v4, "d", false).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertThat(ChannelTests.cause(client.forward(v4, "b", false, TRACE))).as("to a member that says 4")
+                        .isInstanceOf(NoUsableEndpointException.class).hasMessageContaining("channel version 4");
+                client.forward(v5, "c", false, null).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                client.forward(v5, "d", false).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                client.forward(v5, "e", true, TRACE).toCompletableFuture().get(10, TimeUnit.SECONDS);
             } finally {
                 client.close();
                 server.close();
             }
             assertThat(tracing.seen).containsExactly(
                     "a " + TRACE.traceparent() + " " + TRACE.tracestate(),
-                    "b none",
                     "c none",
-                    "d none");
+                    "d none",
+                    "e " + TRACE.traceparent() + " " + TRACE.tracestate());
         }
     }
 
@@ -123,10 +128,14 @@ class BinaryTraceTest {
                 assertThat(reply(in)).as("lengths past the frame: refused").isEqualTo(BinaryFrames.FAILED);
                 out.write(BinaryFrames.serveTraced(4, "y", false, TRACE).getBytes());
                 assertThat(reply(in)).as("the connection carries on").isEqualTo(BinaryFrames.SERVED);
+                out.write(BinaryFrames.fetch(5, KeyRequest.of("z"), true, TRACE).getBytes());
+                assertThat(reply(in)).as("a traced spillable FETCH past the bound").isEqualTo(BinaryFrames.FAILED);
+                out.write(BinaryFrames.fetch(6, KeyRequest.of("z"), false, TRACE).getBytes());
+                assertThat(reply(in)).as("a traced FETCH").isEqualTo(BinaryFrames.ANSWERED);
             } finally {
                 raw.close();
             }
-            assertThat(tracing.seen).as("every request read came with its trace").hasSize(3)
+            assertThat(tracing.seen).as("every request read came with its trace").hasSize(5)
                     .allMatch(line -> line.endsWith(TRACE.traceparent() + " " + TRACE.tracestate()));
         } finally {
             vertx.close();

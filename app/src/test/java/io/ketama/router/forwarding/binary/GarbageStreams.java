@@ -56,6 +56,10 @@ final class GarbageStreams {
                 }
             } else if (random.nextInt(1000) == 0) {
                 out.writeBytes(frame(maxFrame, kinds)); // the longest taken
+            } else if (random.nextInt(4) == 0 && contains(kinds, BinaryFrames.ANSWERED)) {
+                out.writeBytes(answered(random.nextInt(3) == 0)); // one a reader admits, or nearly
+            } else if (random.nextInt(4) == 0 && contains(kinds, BinaryFrames.FETCH)) {
+                out.writeBytes(fetch(random.nextInt(3) == 0));
             } else {
                 out.writeBytes(frame(5 + small(), kinds));
             }
@@ -69,6 +73,76 @@ final class GarbageStreams {
         return whole;
     }
 
+    private static boolean contains(byte[] kinds, byte kind) {
+        for (byte k : kinds) {
+            if (k == kind) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A string of up to {@code max} chars of any byte (of at least one where {@code nonEmpty}). */
+    private String string(int max, boolean nonEmpty) {
+        int n = (nonEmpty ? 1 : 0) + random.nextInt(max + 1);
+        StringBuilder b = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            b.append((char) random.nextInt(256));
+        }
+        return b.toString();
+    }
+
+    /** Fields as a frame carries them ({@link BinaryFrames#appendFields}), of random lines. */
+    private io.ketama.router.caching.HttpFields fields() {
+        io.ketama.router.caching.HttpFields.Builder b = io.ketama.router.caching.HttpFields.builder();
+        int n = random.nextInt(12);
+        for (int i = 0; i < n; i++) {
+            b.add(string(20, true), string(random.nextInt(10) == 0 ? 3000 : 60, false));
+        }
+        return b.build();
+    }
+
+    /**
+     * An {@link BinaryFrames#ANSWERED} frame as a member writes it (any cache status, status, age, fields
+     * and body), and, where {@code mutated}, with a few of its bytes after the header set at random.
+     */
+    byte[] answered(boolean mutated) {
+        int status = random.nextInt(10) == 0 ? random.nextInt(65_536) : 100 + random.nextInt(900);
+        io.ketama.router.caching.OriginAnswer answer = new io.ketama.router.caching.OriginAnswer(Math.max(100, Math.min(999, status)),
+                fields(), new byte[random.nextInt(10) == 0 ? random.nextInt(70_000) : random.nextInt(200)], 0, random.nextInt(1 << 30));
+        io.ketama.router.serving.CacheStatus[] statuses = io.ketama.router.serving.CacheStatus.values();
+        io.vertx.core.buffer.Buffer frame = BinaryFrames.answered(random.nextInt(), new io.ketama.router.serving.Served(answer,
+                statuses[random.nextInt(statuses.length)], "m"), random.nextInt(1 << 30));
+        frame.setShort(BinaryFrames.HEADER + 1, (short) status);
+        return mutate(frame.getBytes(), mutated);
+    }
+
+    /**
+     * A {@link BinaryFrames#FETCH} frame as a member writes it (a request it may send), and, where
+     * {@code mutated}, of any request, with a few bytes set at random.
+     */
+    byte[] fetch(boolean mutated) {
+        // as written, a request a member sends; mangled, anything
+        io.ketama.router.serving.KeyRequest request = new io.ketama.router.serving.KeyRequest(
+                string(40, !mutated || random.nextInt(20) != 0),
+                (mutated && random.nextInt(20) == 0 ? "" : "/") + string(40, false),
+                new io.ketama.router.caching.CacheRequest(random.nextBoolean() ? "GET" : string(8, !mutated || random.nextInt(20) != 0),
+                        fields()));
+        io.ketama.router.tracing.TraceContext trace = random.nextBoolean() ? null
+                : new io.ketama.router.tracing.TraceContext(string(55, false), string(30, false));
+        return mutate(BinaryFrames.fetch(random.nextInt(), request, random.nextBoolean(), trace).getBytes(), mutated);
+    }
+
+    /** {@code frame} with, where {@code mutated}, one to four of its bytes after the header set at random. */
+    private byte[] mutate(byte[] frame, boolean mutated) {
+        if (mutated && frame.length > BinaryFrames.HEADER) {
+            for (int n = 1 + random.nextInt(4); n > 0; n--) {
+                frame[BinaryFrames.HEADER + random.nextInt(frame.length - BinaryFrames.HEADER)] = (byte) random.nextInt(256);
+            }
+        }
+        return frame;
+    }
+
     /** A frame whose length field is {@code length}: a kind from {@code kinds} (or any byte), any id, random payload. */
     byte[] frame(int length, byte[] kinds) {
         ByteBuffer b = ByteBuffer.allocate(4 + length);
@@ -76,7 +150,11 @@ final class GarbageStreams {
         b.put(kinds.length == 0 || random.nextInt(5) == 0 ? (byte) random.nextInt(256) : kinds[random.nextInt(kinds.length)]);
         byte[] payload = new byte[length - 5];
         random.nextBytes(payload);
-        return b.put(payload).array();
+        b.put(payload);
+        if (b.get(8) == BinaryFrames.ANSWERED && length >= 5 + 15 && random.nextInt(10) != 0) {
+            b.putInt(9 + 11, random.nextInt(length - 5 - 15 + 1)); // most answers' fields fit their frame
+        }
+        return b.array();
     }
 
     private int small() {
@@ -96,14 +174,19 @@ final class GarbageStreams {
 
     /** The reference reading of {@code stream} by a reader taking frames of up to {@code maxFrame} bytes. */
     static Reading expected(byte[] stream, int maxFrame) {
-        return expected(stream, maxFrame, maxFrame);
+        return expected(stream, maxFrame, maxFrame, false);
     }
 
     /**
      * The reference reading of {@code stream} by a reader taking replies ({@code SERVED},
-     * {@code REDIRECTED}) of up to {@code maxFrame} bytes and other frames of up to {@code maxOther}.
+     * {@code REDIRECTED}, {@code ANSWERED}) of up to {@code maxFrame} bytes and other frames of up to
+     * {@code maxOther}, and no {@code ANSWERED} frame whose fields length its frame cannot hold.
      */
     static Reading expected(byte[] stream, int maxFrame, int maxOther) {
+        return expected(stream, maxFrame, maxOther, true);
+    }
+
+    private static Reading expected(byte[] stream, int maxFrame, int maxOther, boolean replies) {
         List<Frame> frames = new ArrayList<>();
         ByteBuffer b = ByteBuffer.wrap(stream);
         while (b.remaining() >= 4) {
@@ -111,8 +194,15 @@ final class GarbageStreams {
             if (length < 5 || length > maxFrame) {
                 return new Reading(frames, true);
             }
-            if (b.remaining() >= 9 && length > maxOther && !BinaryFrames.isReply(b.get(b.position() + 8))) {
+            if (replies && b.remaining() >= 9 && length > maxOther && !BinaryFrames.isReply(b.get(b.position() + 8))) {
                 return new Reading(frames, true);
+            }
+            // an answer's head: cache status, HTTP status, age, then its fields' length, which must fit the frame
+            if (replies && b.remaining() >= 9 + 15 && length >= 5 + 15 && b.get(b.position() + 8) == BinaryFrames.ANSWERED) {
+                int fieldsLength = b.getInt(b.position() + 9 + 11);
+                if (fieldsLength < 0 || fieldsLength > BinaryFrames.MAX_ANSWER_FIELDS || fieldsLength > length - 5 - 15) {
+                    return new Reading(frames, true);
+                }
             }
             if (b.remaining() - 4 < length) {
                 break;

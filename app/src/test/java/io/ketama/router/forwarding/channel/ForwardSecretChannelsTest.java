@@ -73,7 +73,8 @@ class ForwardSecretChannelsTest {
 
         peers.start(Map.of());
         HazelcastInstance ownerHz = peers.start(Map.of(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()),
-                PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort())));
+                PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort()),
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION));
         peers.awaitMembers(2, Duration.ofSeconds(30));
         owner = ownerHz.getCluster().getLocalMember();
         DemoOrigin demo = new DemoOrigin(Duration.ZERO);

@@ -79,7 +79,8 @@ class HttpForwardBodyLimitTest {
         }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         peers.start(Map.of());
-        HazelcastInstance ownerHz = peers.start(Map.of(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort())));
+        HazelcastInstance ownerHz = peers.start(Map.of(PeerEndpoints.HTTP_PORT, Integer.toString(http.actualPort()),
+                PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION));
         peers.awaitMembers(2, Duration.ofSeconds(60));
         owner = ownerHz.getCluster().getLocalMember();
         // the owner's origin: "large-*" keys answer 1 MiB (an owner configured to take that), others the limit exactly
