@@ -8,7 +8,7 @@
 #   nginx     the yardstick: an nginx router with `hash $request_uri consistent` in front of three
 #             owner server blocks answering 1 KiB, upstream keep-alive
 #   service   three members of app/target/quarkus-app/quarkus-run.jar with an HTTP origin answering
-#             1 KiB (the same nginx, another server block), caches warmed first, load entering on one
+#             1 KiB with Cache-Control: max-age=3600 (the same nginx, another server block), caches warmed first, load entering on one
 #             member: GET /cache/k/N, so 2/3 of the keys are forwarded
 #   bare      a bare endpoint of the same app on the same member (GET /bench/bare, a constant 1 KiB)
 #   local     local hits: only keys the entry member owns, all cached, entering on that member
@@ -400,15 +400,17 @@ http {
       return 503 '{"type":"overloaded"}';
     }
   }
-  server { listen $HOST:${OWNER_PORTS[0]}; location / { return 200 "$body"; } }
-  server { listen $HOST:${OWNER_PORTS[1]}; location / { return 200 "$body"; } }
-  server { listen $HOST:${OWNER_PORTS[2]}; location / { return 200 "$body"; } }
+  # every answer says it may be cached for an hour (the service stores only what HTTP lets it);
+  # the owners answer the yardstick with the same fields
+  server { listen $HOST:${OWNER_PORTS[0]}; location / { add_header Cache-Control "max-age=3600"; return 200 "$body"; } }
+  server { listen $HOST:${OWNER_PORTS[1]}; location / { add_header Cache-Control "max-age=3600"; return 200 "$body"; } }
+  server { listen $HOST:${OWNER_PORTS[2]}; location / { add_header Cache-Control "max-age=3600"; return 200 "$body"; } }
 
   # the service's origin: every fetch is logged, so a run shows how many misses it had
   server {
     listen $HOST:$ORIGIN_PORT;
     access_log $WORK/origin-access.log;
-    location / { return 200 "$body"; }
+    location / { add_header Cache-Control "max-age=3600"; return 200 "$body"; }
   }
 }
 EOF

@@ -17,13 +17,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * The OpenAPI description of {@code GET /cache/{key}}, and the methods Quarkus REST answers for
- * {@code /cache} itself: a {@code 405} with {@code Allow} for any method but {@code GET} and
- * {@code HEAD}, and the {@code 400} of a request with no key at all.
+ * The OpenAPI description of {@code GET /cache/{key}}, and the answer Quarkus REST gives for
+ * {@code /cache} itself: the {@code 400} of a request with no key at all.
  *
- * <p>{@link CacheRoute} serves every {@code GET} and {@code HEAD} under {@code /cache/} on the HTTP
- * route, ahead of Quarkus REST, and hands none on: {@link #get} is the endpoint's description,
- * never a second way to serve it (reached, it would be a defect, answered as an internal error).
+ * <p>{@link CacheRoute} serves every request under {@code /cache/} (and every proxied path at the
+ * root) on the HTTP route, ahead of Quarkus REST, and hands none on: {@link #get} is the endpoint's
+ * description, never a second way to serve it (reached, it would be a defect, answered as an
+ * internal error).
  */
 @Path("/cache")
 @Tag(name = "cache", description = "Cached content, each key served by its owner")
@@ -32,14 +32,17 @@ public class CacheResource {
     @GET
     @Path("{key: .*}")
     @Produces(MediaType.WILDCARD)
-    @Operation(summary = "Fetch a key through its owner",
+    @Operation(summary = "Fetch a key through its owner, as a shared HTTP cache does",
             description = "The key is everything after /cache/ in the raw request target, query string included, byte for byte "
-                    + "and never decoded (nginx's $request_uri), 1 to 8192 bytes. The owning member answers from its cache "
-                    + "or from the origin (then caches); when it fails, the next distinct member on the ring serves; when "
-                    + "every candidate fails, this member fetches from the origin directly (X-Ketama-Cache: BYPASS). "
-                    + "The origin's status, content type and body pass through, a redirect's Location with them "
-                    + "(not followed; one that points into the origin, <base-url>/k, is sent as /cache/k unless "
-                    + "ketama.router.origin.rewrite-location is false); only a plain 200 is cached.")
+                    + "and never decoded (nginx's $request_uri), 1 to 8192 bytes; /cache/k is <base-url>/k at the origin. "
+                    + "Every path at the root but the service's own is proxied the same way, keyed by the whole target. "
+                    + "The owning member answers from its store when a stored answer may answer the request (RFC 9111), "
+                    + "revalidates a stale one with the origin, or asks the origin and stores what HTTP lets a shared cache "
+                    + "store, for as long as the answer says; when it fails, the next distinct member on the ring serves; when "
+                    + "every candidate fails, this member asks the origin directly (X-Ketama-Cache: BYPASS). The origin's "
+                    + "status, end-to-end fields and body pass through, a redirect's Location with them (not followed; one "
+                    + "that points into the origin is rewritten onto this service unless ketama.router.origin.rewrite-location "
+                    + "is false). Any other method on /cache/k is passed to the origin (X-Ketama-Cache: PASS).")
     @Parameter(name = "key", in = ParameterIn.PATH, required = true, description = "The key: the rest of the raw request target",
             schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING))
     @Parameter(name = FeaturesHeader.NAME, in = ParameterIn.HEADER, example = "pci,ssd",
@@ -49,7 +52,8 @@ public class CacheResource {
                 @Header(name = CacheAnswers.OWNER, description = "host:port of the member that owns the key"),
                 @Header(name = CacheAnswers.SERVED_BY, description = "host:port of the member that served it"),
                 @Header(name = CacheAnswers.RING, description = "Ring version that chose the owner: v1 or v2"),
-                @Header(name = CacheAnswers.CACHE, description = "HIT, MISS, or BYPASS (origin fetched directly, nothing cached)"),
+                @Header(name = CacheAnswers.CACHE, description = "HIT, MISS, STALE, REVALIDATED, NEAR, PASS, or BYPASS "
+                        + "(origin fetched directly, nothing stored)"),
                 @Header(name = CacheAnswers.FAILOVER, description = "Present when candidates failed first: how many"),
                 @Header(name = CacheAnswers.SPILLED, description = "Present (1) when the owner was past its bound and the key's next "
                         + "candidate served it (bounded loads)")

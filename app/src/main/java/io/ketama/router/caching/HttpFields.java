@@ -15,9 +15,10 @@ import java.util.Objects;
  *
  * <p>Held as one flat array of names and values ({@code name0, value0, name1, value1, ...}): a
  * message carries a dozen fields or so, where a linear scan beats a map and the array is the only
- * object beside the strings. Names and the values of fields that repeat across answers are shared
- * instances ({@link SharedStrings}) when built by a {@link Builder}, so a cache of many answers holds
- * one {@code "Content-Type"} and one {@code "text/html"}, not one each.
+ * object beside the strings. A store makes the names and the values of fields that repeat across
+ * answers shared instances ({@link #shared}), so a cache of many answers holds one
+ * {@code "Content-Type"} and one {@code "text/html"}, not one each; fields only read in passing (a
+ * request's, say) are never shared, so a client cannot fill the shared instances with its own.
  */
 public final class HttpFields {
 
@@ -155,8 +156,8 @@ public final class HttpFields {
     /** These fields with one more line, {@code name: value}, at the end. */
     public HttpFields with(String name, String value) {
         String[] out = Arrays.copyOf(pairs, pairs.length + 2);
-        out[pairs.length] = SharedStrings.FIELDS.name(checkName(name));
-        out[pairs.length + 1] = SharedStrings.FIELDS.value(name, Objects.requireNonNull(value, "value"));
+        out[pairs.length] = checkName(name);
+        out[pairs.length + 1] = Objects.requireNonNull(value, "value");
         return new HttpFields(out);
     }
 
@@ -226,16 +227,37 @@ public final class HttpFields {
     }
 
     /**
-     * The heap these fields take beyond what is shared (for a cache's byte bound): the array, and
-     * every string that is not a {@link SharedStrings} instance, as {@link #stringBytes} counts it.
+     * These fields with their names, and the values of the fields whose values repeat, as the instances
+     * {@code strings} keeps ({@link SharedStrings}); the same instance when they are already.
+     */
+    public HttpFields shared(SharedStrings strings) {
+        String[] out = null;
+        for (int i = 0; i < pairs.length; i += 2) {
+            String name = strings.name(pairs[i]);
+            String value = strings.value(pairs[i], pairs[i + 1]);
+            if (out == null && (name != pairs[i] || value != pairs[i + 1])) {
+                out = pairs.clone();
+            }
+            if (out != null) {
+                out[i] = name;
+                out[i + 1] = value;
+            }
+        }
+        return out == null ? this : new HttpFields(out);
+    }
+
+    /**
+     * The heap these fields take beyond what {@code strings} shares (for a cache's byte bound): the
+     * array, and every string that is not one of its instances, as {@code stringBytes} counts it.
      *
      * @param arrayBytes  the heap of an array of {@code n} references: {@code arrayBytes.applyAsLong(n)}
      * @param stringBytes the heap of one string of its own
      */
-    public long heapBytes(java.util.function.LongUnaryOperator arrayBytes, java.util.function.ToLongFunction<String> stringBytes) {
+    public long heapBytes(SharedStrings strings, java.util.function.LongUnaryOperator arrayBytes,
+                          java.util.function.ToLongFunction<String> stringBytes) {
         long bytes = arrayBytes.applyAsLong(pairs.length);
         for (String s : pairs) {
-            if (!SharedStrings.FIELDS.keeps(s)) {
+            if (!strings.keeps(s)) {
                 bytes += stringBytes.applyAsLong(s);
             }
         }
@@ -278,7 +300,7 @@ public final class HttpFields {
         return out.append(']').toString();
     }
 
-    /** Collects lines in order; names and repeating values shared ({@link SharedStrings}). Not thread-safe. */
+    /** Collects lines in order. Not thread-safe. */
     public static final class Builder {
         private String[] pairs;
         private int length;
@@ -298,8 +320,8 @@ public final class HttpFields {
             if (length == pairs.length) {
                 pairs = Arrays.copyOf(pairs, Math.max(4, 2 * pairs.length));
             }
-            pairs[length++] = SharedStrings.FIELDS.name(checkName(name));
-            pairs[length++] = SharedStrings.FIELDS.value(name, value);
+            pairs[length++] = checkName(name);
+            pairs[length++] = value;
             return this;
         }
 

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class SharedStrings {
 
-    /** The instances every {@link HttpFields} built by a builder shares. */
+    /** The instances the answers stored on this member share ({@link HttpFields#shared}). */
     public static final SharedStrings FIELDS = new SharedStrings(1024);
 
     static final int MAX_VALUE_LENGTH = 128;
@@ -33,7 +33,8 @@ public final class SharedStrings {
     private final int limit;
     private final ConcurrentMap<String, String> shared = new ConcurrentHashMap<>();
 
-    SharedStrings(int limit) {
+    /** Shares at most {@code limit} strings (a store of its own: a test's, say). */
+    public SharedStrings(int limit) {
         this.limit = limit;
     }
 

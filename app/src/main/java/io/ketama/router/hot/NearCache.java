@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.ketama.router.caching.CachePolicy;
 import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.HttpFields;
+import io.ketama.router.caching.SharedStrings;
 import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.Variant;
 import io.ketama.router.caching.OriginAnswer;
@@ -113,7 +115,9 @@ public final class NearCache {
                 || policy.reuse(answer, request, now) != CachePolicy.Reuse.FRESH) {
             return false;
         }
-        cache.put(key, new Variant(answer, policy.selectors(answer, request)));
+        HttpFields shared = answer.headers().shared(SharedStrings.FIELDS);
+        OriginAnswer kept = shared == answer.headers() ? answer : answer.with(shared, answer.responseTime(), answer.initialAgeMillis());
+        cache.put(key, new Variant(kept, policy.selectors(kept, request)));
         return true;
     }
 

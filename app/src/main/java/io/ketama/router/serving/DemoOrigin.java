@@ -23,8 +23,10 @@ import java.util.concurrent.TimeUnit;
  * what a well-behaved origin sends for static content: {@code Date}, {@code Cache-Control: max-age}
  * ({@code maxAge}), a strong {@code ETag} (from the body's SHA-256) and {@code Last-Modified} (the
  * time this origin was made). A request whose {@code If-None-Match} names that tag gets a
- * {@code 304}, so revalidation can be seen without an origin of one's own. Any other method gets a
- * {@code 405}. The delay holds no thread: answers are released by one shared timer thread.
+ * {@code 304}, so revalidation can be seen without an origin of one's own. A target under
+ * {@code /private/} is a page for one user: {@code Cache-Control: private}, its body naming the
+ * request's {@code Cookie}, so what a shared cache does with it can be seen too. Any other method
+ * gets a {@code 405}. The delay holds no thread: answers are released by one shared timer thread.
  */
 public final class DemoOrigin implements Origin {
 
@@ -109,6 +111,12 @@ public final class DemoOrigin implements Origin {
                     .getBytes(StandardCharsets.US_ASCII), now, 0);
         }
         String target = request.target();
+        if (target.startsWith("/private/")) {
+            String cookie = request.headers().first("Cookie");
+            return new OriginAnswer(200, HttpFields.of("Date", HttpDates.format(now), "Cache-Control", "private, " + cacheControl,
+                    "Content-Type", "text/plain; charset=ISO-8859-1"), ("ketama-router demo origin\npage of " + target
+                    + " for " + (cookie == null ? "no cookie" : cookie) + "\n").getBytes(StandardCharsets.ISO_8859_1), now, 0);
+        }
         byte[] body = contentFor(target.startsWith("/") ? target.substring(1) : target);
         String etag = "\"" + HexFormat.of().formatHex(sha256(body), 0, 8) + "\"";
         HttpFields.Builder fields = HttpFields.builder(5).add("Date", HttpDates.format(now))

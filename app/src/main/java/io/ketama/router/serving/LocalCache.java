@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.ketama.router.caching.CachePolicy;
 import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.HttpFields;
+import io.ketama.router.caching.SharedStrings;
 import io.ketama.router.caching.OriginAnswer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +36,8 @@ public final class LocalCache {
 
     private final long maxBytes;
     private final int maxVariants;
+    /** The instances its answers' fields share (names, repeating values). */
+    private final SharedStrings strings;
     private final Cache<String, Variants> cache;
     /** Fetches under way, by key; an entry leaves once its answer is stored (or known not to be). */
     private final ConcurrentMap<String, CompletableFuture<Fetched>> fetches = new ConcurrentHashMap<>();
@@ -49,6 +53,12 @@ public final class LocalCache {
      * @throws IllegalArgumentException when either is out of range
      */
     public LocalCache(long maxBytes, int maxVariants) {
+        this(maxBytes, maxVariants, SharedStrings.FIELDS);
+    }
+
+    /** As {@link #LocalCache(long, int)}, its answers' fields sharing {@code strings}' instances (a test's own). */
+    public LocalCache(long maxBytes, int maxVariants, SharedStrings strings) {
+        this.strings = java.util.Objects.requireNonNull(strings, "strings");
         if (maxBytes < 1) {
             throw new IllegalArgumentException("cache size must be >= 1 byte, was " + maxBytes);
         }
@@ -96,18 +106,23 @@ public final class LocalCache {
      * The heap bytes an answer stored under {@code key} takes: its key (one byte a char: keys are raw
      * bytes, so Latin-1 strings) and its body, each rounded up to 8 bytes as the JVM pads arrays,
      * {@link EntryFootprint#OVERHEAD_BYTES}, and its header fields: their array, and every name or
-     * value that is not a shared instance ({@link io.ketama.router.caching.SharedStrings}). A key's
+     * value that is not a shared instance ({@link SharedStrings}). A key's
      * further variants each add their answer, fields and {@link EntryFootprint#VARIANT_BYTES}.
      */
     public static int weigh(String key, OriginAnswer answer) {
-        long w = EntryFootprint.padded(key.length()) + EntryFootprint.OVERHEAD_BYTES + answerBytes(answer, null);
+        return weigh(key, answer, SharedStrings.FIELDS);
+    }
+
+    /** {@link #weigh(String, OriginAnswer)}, the strings {@code shared} keeps not counted. */
+    static int weigh(String key, OriginAnswer answer, SharedStrings shared) {
+        long w = EntryFootprint.padded(key.length()) + EntryFootprint.OVERHEAD_BYTES + answerBytes(answer, null, shared);
         return (int) Math.min(Integer.MAX_VALUE, w);
     }
 
-    /** What one variant's answer and selectors take beyond the entry's own overhead. */
-    static long answerBytes(OriginAnswer answer, String[] selectors) {
+    /** What one variant's answer and selectors take beyond the entry's own overhead, the strings {@code shared} keeps not counted. */
+    static long answerBytes(OriginAnswer answer, String[] selectors, SharedStrings shared) {
         long w = EntryFootprint.padded(answer.body().length)
-                + answer.headers().heapBytes(EntryFootprint::referenceArray, EntryFootprint::string);
+                + answer.headers().heapBytes(shared, EntryFootprint::referenceArray, EntryFootprint::string);
         if (selectors != null) {
             w += EntryFootprint.referenceArray(selectors.length);
             for (String s : selectors) {
@@ -146,9 +161,16 @@ public final class LocalCache {
      * @param selectors the request's values for the answer's {@code Vary} ({@link CachePolicy#selectors})
      */
     public void store(String key, OriginAnswer answer, String[] selectors, CacheRequest request, CachePolicy policy) {
-        Variant made = new Variant(answer, selectors);
-        long usefulUntil = usefulUntil(answer, policy);
-        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants));
+        OriginAnswer kept = sharing(answer);
+        Variant made = new Variant(kept, selectors);
+        long usefulUntil = usefulUntil(kept, policy);
+        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants, strings));
+    }
+
+    /** {@code answer} with its fields' names and repeating values as the shared instances: what it keeps takes the least heap. */
+    private OriginAnswer sharing(OriginAnswer answer) {
+        HttpFields shared = answer.headers().shared(strings);
+        return shared == answer.headers() ? answer : answer.with(shared, answer.responseTime(), answer.initialAgeMillis());
     }
 
     /**
@@ -157,9 +179,10 @@ public final class LocalCache {
      * {@code replaced} is gone meanwhile.
      */
     public void replace(String key, Variant replaced, OriginAnswer freshened, CacheRequest request, CachePolicy policy) {
-        Variant made = new Variant(freshened, replaced.selectors());
-        long usefulUntil = usefulUntil(freshened, policy);
-        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants));
+        OriginAnswer kept = sharing(freshened);
+        Variant made = new Variant(kept, replaced.selectors());
+        long usefulUntil = usefulUntil(kept, policy);
+        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants, strings));
     }
 
     /** The moment (epoch ms) after which {@code answer} is of no use at all: fresh, servable stale, or worth validating. */

@@ -2,13 +2,15 @@ package io.ketama.router.serving;
 
 import io.ketama.router.caching.CachePolicy;
 import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.SharedStrings;
 import java.util.Arrays;
 
 /**
  * The stored answers of one key, the most recent first (RFC 9111 §4.1: where several match a
  * request, the most recent is used), immutable: a store makes a new one. Most keys have one; a key
  * whose answers vary (by {@code Accept-Encoding}, say) has a few, at most the cache's
- * {@code max-variants}.
+ * {@code max-variants}. What they weigh counts their fields' strings apart from those the cache's
+ * {@link SharedStrings} keeps.
  */
 public final class Variants {
 
@@ -16,14 +18,14 @@ public final class Variants {
     private final long usefulUntil;
     private final int weight;
 
-    private Variants(String key, Variant[] all) {
+    private Variants(String key, Variant[] all, SharedStrings strings) {
         this.all = all;
         long until = Long.MIN_VALUE;
         long bytes = EntryFootprint.padded(key.length()) + EntryFootprint.OVERHEAD_BYTES
                 + (long) (all.length - 1) * EntryFootprint.VARIANT_BYTES;
         for (Variant v : all) {
             until = Math.max(until, v.usefulUntil());
-            bytes += LocalCache.answerBytes(v.answer(), v.selectors());
+            bytes += LocalCache.answerBytes(v.answer(), v.selectors(), strings);
         }
         this.usefulUntil = until;
         this.weight = (int) Math.min(Integer.MAX_VALUE, bytes);
@@ -35,10 +37,10 @@ public final class Variants {
      * still of use, at most {@code max} in all.
      */
     static Variants storing(String key, Variant made, long usefulUntil, Variants old, CacheRequest request, CachePolicy policy,
-                            int max) {
+                            int max, SharedStrings strings) {
         Variant first = made.until(usefulUntil);
         if (old == null) {
-            return new Variants(key, new Variant[] {first});
+            return new Variants(key, new Variant[] {first}, strings);
         }
         long now = System.currentTimeMillis();
         Variant[] kept = new Variant[Math.min(max, old.all.length + 1)];
@@ -52,7 +54,7 @@ public final class Variants {
                 kept[n++] = v;
             }
         }
-        return new Variants(key, n == kept.length ? kept : Arrays.copyOf(kept, n));
+        return new Variants(key, n == kept.length ? kept : Arrays.copyOf(kept, n), strings);
     }
 
     /** How many there are, at least 1. */

@@ -57,14 +57,19 @@ class HttpFieldsTest {
     }
 
     @Test
-    void namesAndRepeatingValuesAreSharedInstancesOthersNot() {
-        HttpFields one = HttpFields.of(copy("Content-Type"), copy("text/html"), copy("Date"), copy("Sun, 06 Dec 2026 04:00:00 GMT"));
-        HttpFields two = HttpFields.of(copy("Content-Type"), copy("text/html"), copy("Date"), copy("Sun, 06 Dec 2026 04:00:00 GMT"));
+    void storedFieldsShareNamesAndRepeatingValuesOthersNot() {
+        SharedStrings strings = new SharedStrings(64);
+        HttpFields one = HttpFields.of(copy("Content-Type"), copy("text/html"), copy("Date"), copy("Sun, 06 Dec 2026 04:00:00 GMT"))
+                .shared(strings);
+        HttpFields read = HttpFields.of(copy("Content-Type"), copy("text/html"), copy("Date"), copy("Sun, 06 Dec 2026 04:00:00 GMT"));
+        assertThat(read.name(0)).as("fields read in passing share nothing").isNotSameAs(one.name(0));
+        HttpFields two = read.shared(strings);
         assertThat(two.name(0)).isSameAs(one.name(0));
         assertThat(two.value(0)).isSameAs(one.value(0)); // content types repeat: shared
         assertThat(two.name(1)).isSameAs(one.name(1));
         assertThat(two.value(1)).isNotSameAs(one.value(1)); // dates differ from answer to answer: never kept
-        assertThat(SharedStrings.FIELDS.keeps(one.value(1))).isFalse();
+        assertThat(strings.keeps(one.value(1))).isFalse();
+        assertThat(two.shared(strings)).as("already shared: the same instance").isSameAs(two);
     }
 
     @Test

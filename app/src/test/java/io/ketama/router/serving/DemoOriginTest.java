@@ -38,4 +38,33 @@ class DemoOriginTest {
     void aNegativeDelayIsRefused() {
         assertThatThrownBy(() -> new DemoOrigin(Duration.ofMillis(-1))).hasMessageContaining(">= 0");
     }
+
+    @Test
+    void itAnswersAsAnOriginOfStaticContentDoesAndValidates() throws Exception {
+        DemoOrigin origin = new DemoOrigin(Duration.ZERO, Duration.ofSeconds(2));
+        OriginAnswer a = now(origin, "k");
+        assertThat(a.headers().first("Cache-Control")).isEqualTo("max-age=2");
+        assertThat(a.headers().first("Date")).isNotNull();
+        assertThat(a.headers().first("Last-Modified")).isNotNull();
+        String etag = a.headers().first("ETag");
+        assertThat(etag).startsWith("\"").endsWith("\"");
+        OriginAnswer notModified = origin.fetch(new OriginRequest("GET", "/k", io.ketama.router.caching.HttpFields.of(
+                "If-None-Match", etag), null)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(notModified.status()).isEqualTo(304);
+        assertThat(notModified.body()).isEmpty();
+        assertThat(notModified.headers().first("ETag")).isEqualTo(etag);
+    }
+
+    @Test
+    void aPrivatePageNamesItsCookieAndAnyOtherMethodIs405() throws Exception {
+        DemoOrigin origin = new DemoOrigin(Duration.ZERO);
+        OriginAnswer page = origin.fetch(new OriginRequest("GET", "/private/p", io.ketama.router.caching.HttpFields.of(
+                "Cookie", "session=alice"), null)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(page.headers().first("Cache-Control")).isEqualTo("private, max-age=3600");
+        assertThat(new String(page.body(), java.nio.charset.StandardCharsets.ISO_8859_1)).contains("for session=alice");
+        OriginAnswer post = origin.fetch(new OriginRequest("POST", "/k", io.ketama.router.caching.HttpFields.EMPTY, new byte[1]))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(post.status()).isEqualTo(405);
+        assertThat(post.headers().first("Allow")).isEqualTo("GET, HEAD");
+    }
 }

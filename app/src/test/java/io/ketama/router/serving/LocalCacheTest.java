@@ -8,6 +8,7 @@ import io.ketama.router.caching.CacheRequest;
 import io.ketama.router.caching.CacheSettings;
 import io.ketama.router.caching.HttpFields;
 import io.ketama.router.caching.OriginAnswer;
+import io.ketama.router.caching.SharedStrings;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -80,14 +81,15 @@ class LocalCacheTest {
 
     @Test
     void aFieldValueTheAnswerDoesNotShareIsWeighed() {
+        SharedStrings strings = new SharedStrings(64);
         byte[] body = new byte[100];
-        OriginAnswer plain = new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain"), body);
+        OriginAnswer plain = new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain").shared(strings), body);
         String etag = new String("\"5f1c-0123456789abcdef\"".toCharArray()); // a value of its own: ETags are never shared
-        OriginAnswer tagged = new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain", "ETag", etag), body);
+        OriginAnswer tagged = new OriginAnswer(200, HttpFields.of("Content-Type", "text/plain", "ETag", etag).shared(strings), body);
 
         // the field's value and the longer array; its name and the content type are shared instances
         // (LocalCacheFootprintTest measures what an entry takes with JOL)
-        assertThat(LocalCache.weigh("key-1", tagged) - LocalCache.weigh("key-1", plain))
+        assertThat(LocalCache.weigh("key-1", tagged, strings) - LocalCache.weigh("key-1", plain, strings))
                 .isEqualTo(EntryFootprint.string(etag) + EntryFootprint.referenceArray(4) - EntryFootprint.referenceArray(2))
                 .isGreaterThanOrEqualTo(etag.length() + 24);
     }
