@@ -115,8 +115,9 @@ public final class NearCache {
                 || policy.reuse(answer, request, now) != CachePolicy.Reuse.FRESH) {
             return false;
         }
-        HttpFields shared = answer.headers().shared(SharedStrings.FIELDS);
-        OriginAnswer kept = shared == answer.headers() ? answer : answer.with(shared, answer.responseTime(), answer.initialAgeMillis());
+        OriginAnswer fit = policy.forStorage(answer); // the owner's client may have had fields the store keeps from others
+        HttpFields shared = fit.headers().shared(SharedStrings.FIELDS);
+        OriginAnswer kept = shared == fit.headers() ? fit : fit.with(shared, fit.responseTime(), fit.initialAgeMillis());
         cache.put(key, new Variant(kept, policy.selectors(kept, request)));
         return true;
     }

@@ -10,6 +10,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -224,6 +226,13 @@ public final class HttpOrigin implements Origin {
                     });
                     (sent.length == 0 ? exchange.send() : exchange.send(Buffer.buffer(sent)))
                             .compose(response -> {
+                                String unreadable = unreadable(response);
+                                if (unreadable != null) {
+                                    // the rest of this answer would be read as the next one's on a kept-alive connection
+                                    exchange.connection().close();
+                                    return io.vertx.core.Future.failedFuture(new OriginAnswerUnreadableException(
+                                            "origin " + base + " answered " + unreadable + "; the connection is closed"));
+                                }
                                 long responseTime = System.currentTimeMillis();
                                 HttpFields received = fields(response.headers());
                                 return BoundedBody.read(exchange, response, maxBodyBytes, this::tooLarge, bytes)
@@ -245,6 +254,29 @@ public final class HttpOrigin implements Origin {
                 .toCompletionStage();
     }
 
+    /**
+     * Why {@code response} cannot be passed on as the final answer, or null. Vert.x reads only 100
+     * and 103 as interim: a 102 (or a 101 nobody asked for) ends its exchange with the real answer
+     * still to come. A transfer coding other than chunked has no length to read by.
+     */
+    static String unreadable(HttpClientResponse response) {
+        if (response.statusCode() < 200) {
+            return "an interim " + response.statusCode() + " where its final answer belongs (only 100 Continue and "
+                    + "103 Early Hints are read as interim answers)";
+        }
+        String codings = response.getHeader(HttpHeaders.TRANSFER_ENCODING);
+        if (codings != null && !finalCodingIsChunked(codings)) {
+            return "with Transfer-Encoding: " + codings + ", a body framed by a transfer coding other than chunked, "
+                    + "which this member does not decode";
+        }
+        return null;
+    }
+
+    private static boolean finalCodingIsChunked(String codings) {
+        int comma = codings.lastIndexOf(',');
+        return codings.substring(comma + 1).trim().equalsIgnoreCase("chunked");
+    }
+
     /** An answer's end-to-end fields as Vert.x read them, in order. */
     private static HttpFields fields(MultiMap headers) {
         HttpFields.Builder b = HttpFields.builder(headers.size());
@@ -260,8 +292,8 @@ public final class HttpOrigin implements Origin {
     }
 
     private RuntimeException unavailable(Throwable cause) {
-        if (cause instanceof OriginAnswerTooLargeException tooLarge) {
-            return tooLarge;
+        if (cause instanceof OriginAnswerTooLargeException || cause instanceof OriginAnswerUnreadableException) {
+            return (RuntimeException) cause;
         }
         if (cause instanceof OverloadedException overloaded) {
             return overloaded; // no room in the budget: this member's limit, not the origin's failure

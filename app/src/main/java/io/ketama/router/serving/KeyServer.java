@@ -207,7 +207,8 @@ public final class KeyServer {
                     served = new Served(stored.answer(), CacheStatus.STALE, memberAddress);
                 } else {
                     outcome = stored(request, received);
-                    served = new Served(outcome.answer(), CacheStatus.MISS, memberAddress);
+                    // the fields a qualified private/no-cache names are kept from the store, not from this client (§5.2.2.4, §5.2.2.7)
+                    served = new Served(received, CacheStatus.MISS, memberAddress);
                 }
             } catch (RuntimeException e) {
                 error = e;
@@ -247,8 +248,10 @@ public final class KeyServer {
             return done(fetched.answer(), fetched.status());
         }
         OriginRequest asked = OriginRequest.get(request.target(), policy.originRequest(request.request(), null));
-        return fetchFromOrigin(asked, span).thenApply(received ->
-                new Served(stored(request, received).answer(), CacheStatus.MISS, memberAddress));
+        return fetchFromOrigin(asked, span).thenApply(received -> {
+            stored(request, received);
+            return new Served(received, CacheStatus.MISS, memberAddress);
+        });
     }
 
     /** Whether the origin answered with the failure a stale answer may stand in for (RFC 5861 §4). */

@@ -150,4 +150,15 @@ class NearCacheTest {
         assertThatThrownBy(() -> new NearCache(1, Duration.ofHours(2), hot, POLICY, ticker::get))
                 .hasMessage(".ttl: must be more than 0 and at most 1 h, e.g. 1s; was PT2H");
     }
+
+    @Test
+    void fieldsAQualifiedPrivateOrNoCacheNamesAreNotKept_rfc9111_5_2_2_4_and_5_2_2_7() {
+        ask("hot", 10);
+        assertThat(offer("hot", PLAIN, answer("a", 0, "Cache-Control", "max-age=60, private=\"X-Owner\", no-cache=\"X-Trace\"",
+                "X-Owner", "alice", "X-Trace", "t1", "X-Kept", "yes"))).isTrue();
+        HttpFields kept = get("hot", PLAIN).headers();
+        assertThat(kept.first("X-Kept")).isEqualTo("yes");
+        assertThat(kept.has("X-Owner")).isFalse();
+        assertThat(kept.has("X-Trace")).isFalse();
+    }
 }

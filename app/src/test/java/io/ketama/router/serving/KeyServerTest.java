@@ -216,4 +216,21 @@ class KeyServerTest {
         server.invalidate("k");
         assertThat(server.hit(get("k"))).isNull();
     }
+
+    @Test
+    void theClientWhoseFetchStoredAnAnswerGetsTheFieldsTheStoreLeavesOut_rfc9111_5_2_2_4_and_5_2_2_7() throws Exception {
+        CompletionStage<Served> first = server.serve(get("k"), null);
+        origin.answer(0, 200, "v1", "Cache-Control", "max-age=60, no-cache=\"X-Trace\", private=\"X-Owner\"",
+                "X-Trace", "t1", "X-Owner", "alice", "X-Kept", "yes");
+        HttpFields toFirst = now(first).answer().headers();
+        assertThat(toFirst.first("X-Trace")).isEqualTo("t1");
+        assertThat(toFirst.first("X-Owner")).isEqualTo("alice");
+
+        Served hit = now(server.serve(get("k"), null));
+        assertThat(hit.cache()).isEqualTo(CacheStatus.HIT);
+        assertThat(hit.answer().headers().first("X-Kept")).isEqualTo("yes");
+        assertThat(hit.answer().headers().has("X-Trace")).as("no-cache=X-Trace: not reused without validation").isFalse();
+        assertThat(hit.answer().headers().has("X-Owner")).as("private=X-Owner: not in a shared cache").isFalse();
+        assertThat(origin.requests).hasSize(1);
+    }
 }
