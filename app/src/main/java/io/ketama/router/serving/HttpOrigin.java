@@ -161,13 +161,17 @@ public final class HttpOrigin implements Origin {
         this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         this.timeout = timeout;
         int port = uri.getPort() > 0 ? uri.getPort() : https ? 443 : 80;
-        this.client = vertx.createHttpClient(new HttpClientOptions()
+        String origin = this.base;
+        this.client = vertx.httpClientBuilder()
+                .with(new HttpClientOptions()
                         .setSsl(https)
                         .setKeepAlive(true)
                         .setTcpNoDelay(true)
                         .setMaxHeaderSize(maxHeaderBytes)
-                        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis())),
-                new PoolOptions().setHttp1MaxSize(maxConnections));
+                        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis())))
+                .with(new PoolOptions().setHttp1MaxSize(maxConnections))
+                .withConnectHandler(connection -> SurplusBytesGuard.install(connection, origin))
+                .build();
         this.template = new RequestOptions()
                 .setMethod(HttpMethod.GET)
                 .setHost(uri.getHost())

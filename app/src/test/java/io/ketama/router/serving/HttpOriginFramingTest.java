@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Answers an origin frames so that a kept-alive connection cannot carry them safely: they end in a
  * 502 at once and their connection is closed, so the next fetch reads its own answer. Against a raw
- * socket server on 127.0.0.1 that writes each answer byte for byte as scripted.
+ * socket server on 127.0.0.1 that writes each answer byte for byte as scripted. One connection at
+ * most, so that the next fetch takes the same connection unless it was closed.
  */
 class HttpOriginFramingTest {
 
@@ -50,7 +51,7 @@ class HttpOriginFramingTest {
     @Test
     void anInterim102WhereTheFinalAnswerBelongsIsUnreadableAndItsConnectionClosed() throws Exception {
         server = new ScriptedOrigin(List.of("HTTP/1.1 102 Processing\r\n\r\n" + OK, OK));
-        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(5), 4);
+        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(5), 1);
 
         assertThatThrownBy(() -> fetch(origin, "a")).isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(OriginAnswerUnreadableException.class)
@@ -66,7 +67,7 @@ class HttpOriginFramingTest {
     @Test
     void aTransferCodingOtherThanChunkedIsUnreadableAtOnceNotAfterTheTimeout() throws Exception {
         server = new ScriptedOrigin(List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: x-squeeze\r\n\r\nabcdef", OK));
-        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(30), 4);
+        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(30), 1);
 
         long start = System.nanoTime();
         assertThatThrownBy(() -> fetch(origin, "a")).isInstanceOf(ExecutionException.class)
@@ -80,9 +81,36 @@ class HttpOriginFramingTest {
     }
 
     @Test
+    void bytesPastAnAnswersContentLengthCloseItsConnectionAndTheNextFetchReadsItsOwnAnswer() throws Exception {
+        server = new ScriptedOrigin(List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok-and-26-bytes-past-those", OK));
+        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(5), 1);
+
+        OriginAnswer first = fetch(origin, "a");
+        OriginAnswer next = fetch(origin, "b");
+
+        assertThat(new String(first.body(), StandardCharsets.US_ASCII)).isEqualTo("ok");
+        assertThat(next.status()).as("not <surplus>HTTP/1.1 read as a status line").isEqualTo(200);
+        assertThat(new String(next.body(), StandardCharsets.US_ASCII)).isEqualTo("ok");
+        assertThat(server.connections()).hasValue(2);
+        assertThat(server.requests()).as("b asked once").hasValue(2);
+    }
+
+    @Test
+    void aConnectionIsKeptAliveAcrossWellFramedAnswers() throws Exception {
+        server = new ScriptedOrigin(List.of(OK, "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n" + OK, OK));
+        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(5), 1);
+
+        for (String key : new String[] {"a", "b", "c"}) {
+            assertThat(new String(fetch(origin, key).body(), StandardCharsets.US_ASCII)).as(key).isEqualTo("ok");
+        }
+
+        assertThat(server.connections()).as("an interim answer's end is not a final answer's").hasValue(1);
+    }
+
+    @Test
     void chunkedAsTheFinalCodingIsRead() throws Exception {
         server = new ScriptedOrigin(List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n"));
-        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(5), 4);
+        HttpOrigin origin = new HttpOrigin(VERTX, server.base(), Duration.ofSeconds(5), 1);
 
         OriginAnswer answer = fetch(origin, "a");
 
@@ -114,6 +142,10 @@ class HttpOriginFramingTest {
 
         AtomicInteger connections() {
             return connections;
+        }
+
+        AtomicInteger requests() {
+            return requests;
         }
 
         private void accept() {
