@@ -260,8 +260,9 @@ public final class HttpOrigin implements Origin {
 
     /**
      * Why {@code response} cannot be passed on as the final answer, or null. Vert.x reads only 100
-     * and 103 as interim: a 102 (or a 101 nobody asked for) ends its exchange with the real answer
-     * still to come. A transfer coding other than chunked has no length to read by.
+     * and 103 as interim: a 101 nobody asked for (or a 102 where {@link SurplusBytesGuard} is not
+     * there to leave it out) ends its exchange with the real answer still to come. A transfer coding
+     * other than chunked has no length to read by.
      */
     static String unreadable(HttpClientResponse response) {
         if (response.statusCode() < 200) {

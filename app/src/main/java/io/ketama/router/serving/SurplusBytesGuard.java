@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
- * Has Vert.x close an origin connection on which bytes follow the end of a final answer: an origin
+ * Keeps an origin connection's answers apart. Has Vert.x close an origin connection on which bytes follow the end of a final answer: an origin
  * that sends a body longer than its {@code Content-Length} leaves them there, and on a kept-alive
  * connection they would be read as the start of the next answer, failing the next fetch over it
  * (Netty reads {@code <surplus>HTTP/1.1 200 OK} as a status line with a bad version). nginx closes
@@ -31,7 +32,13 @@ import org.jboss.logging.Logger;
  *       ends and closes the connection instead of lending it to the next fetch. The fields a fetch
  *       returns were read before, at the head.</li>
  * </ul>
- * Bytes the decoder copied into a buffer of its own (an answer's head split across reads) go
+ * The same place also leaves out the interim answers Vert.x's client takes for final ones: it reads
+ * only 100 and 103 as interim, so a {@code 102 Processing} would end the exchange with the real answer
+ * still to come, read later as an answer to nothing. Left out, the fetch reads the final answer; the
+ * client does not hear the 102 (RFC 9110 §15.2 would have a proxy pass it on, but Vert.x's server
+ * writes no 1xx but 100 and 103 either).
+ *
+ * <p>Bytes the decoder copied into a buffer of its own (an answer's head split across reads) go
  * unnoticed; the fetch that reads them fails as before and is retried once by {@link OriginGuard}.
  * Costs a field write per read and per decoded message, and an {@code isReadable()} per answer.
  */
@@ -46,6 +53,8 @@ final class SurplusBytesGuard {
     private ByteBuf reading;
     /** The head of the final answer being read; null while none (or an interim one) is. */
     private HttpResponse finalHead;
+    /** Whether the messages of an interim answer Vert.x would misread are being left out. */
+    private boolean dropping;
 
     private SurplusBytesGuard(String origin) {
         this.origin = origin;
@@ -85,8 +94,17 @@ final class SurplusBytesGuard {
     private final ChannelInboundHandlerAdapter decoded = new ChannelInboundHandlerAdapter() {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (dropping) {
+                dropping = !(msg instanceof LastHttpContent);
+                ReferenceCountUtil.release(msg);
+                return;
+            }
             if (msg instanceof HttpResponse head) {
                 int status = head.status().code();
+                if (status >= 100 && status < 200 && status != 100 && status != 101 && status != 103) {
+                    dropping = true; // with its (empty) last content
+                    return;
+                }
                 finalHead = status >= 100 && status < 200 && status != 101 ? null : head;
             }
             if (msg instanceof LastHttpContent && finalHead != null) {
