@@ -13,5 +13,17 @@
  * {@code RequestFacts}), freshness and age ({@code Freshness}, {@code Ages}), storing
  * ({@code Storability}, {@code StoredFields}), variants ({@code VaryFields}), validation
  * ({@code Validation}, {@code Preconditions}, {@code EntityTags}) and ranges ({@code Ranges}).
+ *
+ * <p>Written here rather than taken from a library, after looking at the two that fit the stack.
+ * Apache HttpClient 5's cache ({@code httpclient5-cache} 5.4) has the rules, but as package-private
+ * classes of {@code org.apache.hc.client5.http.impl.cache} ({@code ResponseCachingPolicy},
+ * {@code CachedResponseSuitabilityChecker}, {@code CacheValidityPolicy}) behind its client's execution
+ * chain, over its own request, response and entry types: using them means its client in front of the
+ * origin and a conversion of every answer to and from its entries, which the member channels would then
+ * carry. Vert.x's {@code vertx-http-proxy} (4.5) caches in an internal filter
+ * ({@code io.vertx.httpproxy.impl.CachingFilter}) that reads {@code max-age} and {@code public} only, by
+ * URI, with no {@code Vary}. The policy here is one immutable object over plain values, called where a
+ * copy is held (an owner, a spill candidate, a near copy), so every member applies the same rules to
+ * what the channels carry.
  */
 package io.ketama.router.caching;
