@@ -8,10 +8,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.ketama.router.caching.CacheRequest;
 import io.ketama.router.caching.HttpFields;
 import io.ketama.router.caching.OriginAnswer;
@@ -26,7 +23,9 @@ import io.ketama.router.serving.LocalCache;
 import io.ketama.router.serving.OriginRequest;
 import io.ketama.router.serving.Served;
 import io.ketama.router.tracing.TraceContext;
-import java.io.IOException;
+import io.ketama.router.forwarding.hazelcast.ReleasedFormats.V1Task;
+import io.ketama.router.forwarding.hazelcast.ReleasedFormats.V4Reply;
+import io.ketama.router.forwarding.hazelcast.ReleasedFormats.V4Task;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -44,129 +43,6 @@ import org.junit.jupiter.api.Test;
  * The older releases are played by stand-in payloads that read and write exactly the fields they did.
  */
 class HazelcastChannelVersionsTest {
-    /** The version-1 release's task: the key, nothing after it (its readData as released). */
-    static final class V1Task implements IdentifiedDataSerializable {
-        String key;
-
-        @Override
-        public int getFactoryId() {
-            return HazelcastForwarding.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return HazelcastForwarding.TASK;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeString(key);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            key = in.readString();
-        }
-    }
-
-    /** The version-4 release's task: key, version byte, flags, the trace where flagged; nothing after. */
-    static final class V4Task implements IdentifiedDataSerializable {
-        String key;
-        int version = 4;
-        int flags;
-        String traceparent;
-        String tracestate;
-
-        @Override
-        public int getFactoryId() {
-            return HazelcastForwarding.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return HazelcastForwarding.TASK;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeString(key);
-            out.writeByte(4);
-            out.writeByte(flags);
-            if ((flags & HazelcastForwardTask.TRACED) != 0) {
-                out.writeString(traceparent);
-                out.writeString(tracestate);
-            }
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            key = in.readString();
-            version = in.readByte();
-            flags = in.readByte();
-            if ((flags & HazelcastForwardTask.TRACED) != 0) {
-                traceparent = in.readString();
-                tracestate = in.readString();
-            }
-        }
-    }
-
-    /** The version-4 release's reply: served or failed, up to its version byte; nothing after. */
-    static final class V4Reply implements IdentifiedDataSerializable {
-        int failure;
-        String message;
-        int cache;
-        String servedBy;
-        int status;
-        String contentType;
-        byte[] body;
-        String location;
-        int version;
-
-        @Override
-        public int getFactoryId() {
-            return HazelcastForwarding.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return HazelcastForwarding.REPLY;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeInt(failure);
-            if (failure != 0) {
-                out.writeString(message);
-                out.writeByte(4);
-                return;
-            }
-            out.writeByte(cache);
-            out.writeString(servedBy);
-            out.writeInt(status);
-            out.writeString(contentType);
-            out.writeByteArray(body);
-            out.writeString(location);
-            out.writeByte(4);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            failure = in.readInt();
-            if (failure != 0) {
-                message = in.readString();
-                version = in.readByte();
-                return;
-            }
-            cache = in.readByte();
-            servedBy = in.readString();
-            status = in.readInt();
-            contentType = in.readString();
-            body = in.readByteArray();
-            location = in.readString();
-            version = in.readByte();
-        }
-    }
-
     private static SerializationService serialization(com.hazelcast.nio.serialization.DataSerializableFactory factory) {
         return new DefaultSerializationServiceBuilder().addDataSerializableFactory(HazelcastForwarding.FACTORY_ID, factory).build();
     }

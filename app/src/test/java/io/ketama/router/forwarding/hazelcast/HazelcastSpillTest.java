@@ -8,9 +8,6 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.LoopbackPeers;
 import io.ketama.router.forwarding.NoUsableEndpointException;
@@ -18,8 +15,9 @@ import io.ketama.router.forwarding.channel.RemoteFailure;
 import io.ketama.router.forwarding.SpilledException;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
 import io.ketama.router.load.FixedLoads;
+import io.ketama.router.forwarding.hazelcast.ReleasedFormats.V2Task;
+import io.ketama.router.forwarding.hazelcast.ReleasedFormats.V3Task;
 import io.vertx.core.Vertx;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -33,34 +31,6 @@ import org.junit.jupiter.api.Test;
  * to an older member).
  */
 class HazelcastSpillTest {
-    /** The version-2 release's task: the key and its version byte, nothing after. */
-    static final class V2Task implements IdentifiedDataSerializable {
-        String key;
-        int version;
-
-        @Override
-        public int getFactoryId() {
-            return HazelcastForwarding.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return HazelcastForwarding.TASK;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeString(key);
-            out.writeByte(2);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            key = in.readString();
-            version = in.readByte();
-        }
-    }
-
     @Test
     void theHazelcastTaskCarriesItsFlagWhereAVersionTwoMemberNeverReadsIt() {
         SerializationService current = new DefaultSerializationServiceBuilder()
@@ -130,33 +100,4 @@ class HazelcastSpillTest {
         }
     }
 
-    /** The version-3 release's task: key, version byte, flags. */
-    static final class V3Task implements IdentifiedDataSerializable {
-        String key;
-        int flags;
-
-        @Override
-        public int getFactoryId() {
-            return HazelcastForwarding.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return HazelcastForwarding.TASK;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeString(key);
-            out.writeByte(3);
-            out.writeByte(flags);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            key = in.readString();
-            in.readByte();
-            flags = in.readByte();
-        }
-    }
 }

@@ -3,6 +3,7 @@ package io.ketama.router.forwarding.hazelcast;
 import static io.ketama.router.forwarding.ChannelTests.TRACE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ketama.router.forwarding.hazelcast.ReleasedFormats.V3Task;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,37 +11,6 @@ import org.junit.jupiter.api.Test;
  * flags, which a version-3 reader never reads.
  */
 class HazelcastTraceTest {
-    /** The version-3 release's task: key, version byte, flags byte, nothing after. */
-    static final class V3Task implements com.hazelcast.nio.serialization.IdentifiedDataSerializable {
-        String key;
-        int version;
-        int flags;
-
-        @Override
-        public int getFactoryId() {
-            return HazelcastForwarding.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return HazelcastForwarding.TASK;
-        }
-
-        @Override
-        public void writeData(com.hazelcast.nio.ObjectDataOutput out) throws java.io.IOException {
-            out.writeString(key);
-            out.writeByte(3);
-            out.writeByte(flags);
-        }
-
-        @Override
-        public void readData(com.hazelcast.nio.ObjectDataInput in) throws java.io.IOException {
-            key = in.readString();
-            version = in.readByte();
-            flags = in.readByte();
-        }
-    }
-
     @Test
     void theHazelcastTaskCarriesItsTraceAfterTheFlagsWhereAVersionThreeReaderStops() {
         com.hazelcast.internal.serialization.SerializationService current = new com.hazelcast.internal.serialization.impl
