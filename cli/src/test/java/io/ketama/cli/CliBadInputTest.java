@@ -53,7 +53,7 @@ class CliBadInputTest {
             c.add(Arguments.of(List.of(cmd, "--servers", f, "--ring", "v3"), List.of("--ring must be one of v1, v2, was 'v3'")));
             c.add(Arguments.of(List.of(cmd, "--servers", f, "--points-per-weight", "0"), List.of("--points-per-weight", "integer from 1 to")));
             c.add(Arguments.of(List.of(cmd, "--servers", f, "--points-per-weight", "lots"), List.of("--points-per-weight", "'lots'")));
-            c.add(Arguments.of(List.of(cmd, "--servers", f, "--hash-style", "rust"), List.of("--hash-style must be one of nginx, pingora, spymemcached, spymemcached-weighted, hashring, was 'rust'")));
+            c.add(Arguments.of(List.of(cmd, "--servers", f, "--hash-style", "rust"), List.of("--hash-style must be one of nginx, pingora, spymemcached, spymemcached-weighted, hashring, twemproxy-fnv1a-64, twemproxy-md5, libmemcached-weighted, libmemcached-ketama, libmemcached-ketama-md5, libmemcached-spymemcached, dubbo, xmemcached, was 'rust'")));
             c.add(Arguments.of(List.of(cmd, "--servers", dir.resolve("missing.txt").toString()), List.of("missing.txt", "does not exist")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("empty.txt", "# nothing\n\n")), List.of("lists no server")));
             c.add(Arguments.of(List.of(cmd, "--servers", file("three.txt", "a:1\nb:1 2\na b c\n")), List.of("line 3", "ADDRESS [WEIGHT]")));

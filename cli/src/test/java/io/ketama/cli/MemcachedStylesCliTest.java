@@ -126,6 +126,6 @@ class MemcachedStylesCliTest {
         assertThat(t.stderr()).contains("--target-cov needs a ring whose points per weight can be chosen");
         CliRun u = CliRun.of("", "analyze", "--servers", servers().toString(), "--hash-style", "ketama");
         assertThat(u.status()).isEqualTo(2);
-        assertThat(u.stderr()).contains("--hash-style must be one of nginx, pingora, spymemcached, spymemcached-weighted, hashring, was 'ketama'");
+        assertThat(u.stderr()).contains("--hash-style must be one of nginx, pingora, spymemcached, spymemcached-weighted, hashring, twemproxy-fnv1a-64, twemproxy-md5, libmemcached-weighted, libmemcached-ketama, libmemcached-ketama-md5, libmemcached-spymemcached, dubbo, xmemcached, was 'ketama'");
     }
 }

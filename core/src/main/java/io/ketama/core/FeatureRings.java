@@ -165,7 +165,7 @@ public final class FeatureRings<T> {
             if (node >= 0 && !out.contains(ring.node(node))) {
                 out.add(ring.node(node));
             }
-            if (t == MemcachedPlacement.PROBES - 1) {
+            if (t == placement.probes(ring.nodeCount()) - 1) {
                 return out.iterator();
             }
             probe = placement.nextProbe(probe, t, key, 0, key.length);

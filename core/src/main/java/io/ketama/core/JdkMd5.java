@@ -78,6 +78,33 @@ final class JdkMd5 {
     }
 
     /**
+     * {@link #hash} of the decimal digits of {@code number} (ASCII, no sign; 0 or more) followed by
+     * the key bytes: what a Java client hashes as {@code String.valueOf(number) + key}.
+     * Allocation-free on the JDK's digest; the fallback copies the message.
+     */
+    static int hashDecimalPrefixed(int number, byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        Scratch s = scratch();
+        if (s == null) {
+            byte[] digits = Integer.toString(number).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] message = new byte[digits.length + length];
+            System.arraycopy(digits, 0, message, 0, digits.length);
+            System.arraycopy(bytes, offset, message, digits.length, length);
+            return Md5.hash(message, 0, message.length);
+        }
+        MessageDigest md5 = s.begin();
+        int div = 1;
+        while (number / div >= 10) {
+            div *= 10;
+        }
+        for (; div > 0; div /= 10) {
+            md5.update((byte) ('0' + number / div % 10));
+        }
+        md5.update(bytes, offset, length);
+        return s.finish();
+    }
+
+    /**
      * {@link Md5#hashUtf8}: {@link #hash} of the UTF-8 bytes of {@code prefix} (a byte, or
      * {@link Md5#NO_PREFIX}) and {@code text}, unpaired surrogates encoded as {@code '?'} as
      * {@link String#getBytes} does. Encoded into the thread's buffer, so allocation-free for any text.

@@ -136,8 +136,19 @@ public final class KetamaRing<T> {
      *                                  which need a {@link RingVersion}, or when the ring would exceed {@link #MAX_POINTS}
      */
     public static <T> KetamaRing<T> build(HashStyle style, List<Node<T>> nodes) {
+        return build(style, HashStyle.Options.DEFAULTS, nodes);
+    }
+
+    /**
+     * {@link #build(HashStyle, List)} with the style's options: twemproxy's {@code hash_tag},
+     * Dubbo's {@code hash.nodes}.
+     *
+     * @throws IllegalArgumentException when an option does not go with the style, and as {@link #build(HashStyle, List)}
+     */
+    public static <T> KetamaRing<T> build(HashStyle style, HashStyle.Options options, List<Node<T>> nodes) {
         Objects.requireNonNull(style, "style");
-        return build(new MemcachedPlacement(style), nodes);
+        Objects.requireNonNull(options, "options");
+        return build(style.placement(options).forNodes(Objects.requireNonNull(nodes, "nodes")), nodes);
     }
 
     /**
@@ -236,10 +247,10 @@ public final class KetamaRing<T> {
         raw = null;
         // in place: each kept point becomes hash << 32 | owner, at or before where it was read
         CollisionTable.Builder collisions = new CollisionTable.Builder();
-        int kept = 0;
+        int kept = placement.picksTieWinner() ? keepPickedWinners(placement, sorted, p, order, collisions) : 0;
         int lastHash = 0;
         int lastOwner = -1;
-        for (int i = 0; i < p; i++) {
+        for (int i = placement.picksTieWinner() ? p : 0; i < p; i++) {
             long v = sorted[i];
             int h = (int) (v >>> 32);
             int owner = order[(int) v];
@@ -260,6 +271,37 @@ public final class KetamaRing<T> {
             }
         }
         return new KetamaRing<>(placement, array, new PointTable(sorted, kept, n), collisions.build(), stored, total);
+    }
+
+    /**
+     * The build's collision pass for a placement that picks the owner of a shared point by its hash
+     * ({@link Placement#tieWinner}): each run of equal hashes, in tie-break order (a node that made
+     * the hash twice is in it twice), becomes one point of the picked entry's node, the others its
+     * losers. Returns the number of points kept, written over {@code sorted} from 0.
+     */
+    private static int keepPickedWinners(Placement placement, long[] sorted, int p, int[] order,
+                                         CollisionTable.Builder collisions) {
+        int[] run = new int[8];
+        int kept = 0;
+        int i = 0;
+        while (i < p) {
+            int h = (int) (sorted[i] >>> 32);
+            int m = 0;
+            int j = i;
+            for (; j < p && (int) (sorted[j] >>> 32) == h; j++) {
+                if (m == run.length) {
+                    run = Arrays.copyOf(run, 2 * m);
+                }
+                run[m++] = order[(int) sorted[j]];
+            }
+            int winner = run[placement.tieWinner(h, m)];
+            for (int k = 0; k < m; k++) {
+                collisions.add(kept, winner, run[k]); // the winner itself is ignored
+            }
+            sorted[kept++] = ((long) h << 32) | winner; // kept <= i: this run was read already
+            i = j;
+        }
+        return kept;
     }
 
     /**
@@ -428,7 +470,7 @@ public final class KetamaRing<T> {
      */
     public Iterator<Node<T>> failover(byte[] key) {
         if (placement.failover() == Placement.Failover.PROBES) {
-            int[] out = new int[MemcachedPlacement.PROBES];
+            int[] out = new int[Math.min(placement.probes(nodeArray.length), nodeArray.length)];
             return indexIterator(Arrays.copyOf(out, candidateIndices(key, 0, key.length, out)));
         }
         return failoverForHash(placement.hashKey(key, 0, key.length));
@@ -437,7 +479,7 @@ public final class KetamaRing<T> {
     /** {@link #failover(byte[])} for the UTF-8 bytes of {@code key}. */
     public Iterator<Node<T>> failover(CharSequence key) {
         if (placement.failover() == Placement.Failover.PROBES) {
-            int[] out = new int[MemcachedPlacement.PROBES];
+            int[] out = new int[Math.min(placement.probes(nodeArray.length), nodeArray.length)];
             return indexIterator(Arrays.copyOf(out, probeCandidates(-1, null, 0, 0, key, out)));
         }
         return failoverForHash(placement.hashKey(key));
@@ -449,6 +491,10 @@ public final class KetamaRing<T> {
      * instead: use {@link #failover(byte[])} for spymemcached's order.
      */
     public Iterator<Node<T>> failoverForHash(int hash) {
+        if (placement.failover() == Placement.Failover.REBUILD) {
+            int[] out = new int[nodeArray.length];
+            return indexIterator(Arrays.copyOf(out, rebuildCandidates(hash, out)));
+        }
         PointWalk walk = placement.failover() == Placement.Failover.RING_WALK_EQUAL_POINTS
                 ? PointWalk.fullWithEqualPoints(points, collisions, points.position(hash))
                 : PointWalk.full(points, points.position(hash));
@@ -501,11 +547,37 @@ public final class KetamaRing<T> {
         int found = 0;
         for (int t = 0; ; t++) {
             found = addDistinct(out, found, points.nodeAt(points.position(probe)));
-            if (t == MemcachedPlacement.PROBES - 1 || found == out.length) {
+            if (t == placement.probes(nodeArray.length) - 1 || found == out.length) {
                 return found;
             }
             probe = text != null ? placement.nextProbe(probe, t, text) : placement.nextProbe(probe, t, key, offset, length);
         }
+    }
+
+    /**
+     * {@link Placement.Failover#REBUILD}: the owner of {@code hash}, then its owner on the ring
+     * built again from the nodes not yet listed (point counts shared out anew), and so on. Each
+     * step builds a ring: this allocates and hashes, unlike a walk.
+     */
+    private int rebuildCandidates(int hash, int[] out) {
+        int found = 0;
+        KetamaRing<T> r = this;
+        List<Node<T>> live = new ArrayList<>(nodes);
+        int[] toFull = new int[nodeArray.length];
+        for (int i = 0; i < toFull.length; i++) {
+            toFull[i] = i;
+        }
+        while (found < out.length && !r.isEmpty()) {
+            int at = r.nodeIndexForHash(hash);
+            out[found++] = toFull[at];
+            live.remove(at);
+            System.arraycopy(toFull, at + 1, toFull, at, live.size() - at);
+            if (live.isEmpty() || found == out.length) {
+                break;
+            }
+            r = build(placement, live);
+        }
+        return found;
     }
 
     private static int addDistinct(int[] out, int found, int node) {
@@ -520,6 +592,9 @@ public final class KetamaRing<T> {
 
     /** {@link RingPoints#candidateIndices(int, int[])}. */
     int candidateIndices(int hash, int[] out) {
+        if (placement.failover() == Placement.Failover.REBUILD) {
+            return rebuildCandidates(hash, out);
+        }
         int start = points.position(hash);
         if (start < 0 || out.length == 0) {
             return 0;

@@ -15,8 +15,14 @@ abstract class Placement {
         RING_WALK,
         /** As {@link #RING_WALK}, but at a point several nodes made, each of them in tie-break order. */
         RING_WALK_EQUAL_POINTS,
-        /** Distinct owners of spymemcached's seven probe hashes of the key, in probe order. */
-        PROBES
+        /** Distinct owners of the client's probe hashes of the key (spymemcached's seven, xmemcached's servers + 1), in probe order. */
+        PROBES,
+        /**
+         * The owner, then the owner on the ring built again without the candidates so far, and so on:
+         * what a program does that takes failed servers out and rebuilds (twemproxy's and libmemcached's
+         * auto-ejection, whose point counts are shares of the live servers' weight).
+         */
+        REBUILD
     }
 
     /** The ring version, or null for a memcached style. */
@@ -51,6 +57,33 @@ abstract class Placement {
     abstract int hashKey(CharSequence key);
 
     abstract Failover failover();
+
+    /**
+     * The placement a ring of {@code nodes} is built with: this one, unless the program decides
+     * its rules from the servers it is given (libmemcached turns to its weighted continuum when a
+     * server of weight above 1 is added). Rings rebuilt for failover keep the decision.
+     */
+    Placement forNodes(List<? extends Node<?>> nodes) {
+        return this;
+    }
+
+    /** How many probes a key gets on a ring of {@code nodes} nodes (PROBES only). */
+    int probes(int nodes) {
+        return MemcachedPlacement.PROBES;
+    }
+
+    /**
+     * Of {@code entries} points of one hash (several nodes, or one node twice), in tie-break
+     * order, the index of the one that keeps it: the first, unless the program picks by the hash.
+     */
+    int tieWinner(int hash, int entries) {
+        return 0;
+    }
+
+    /** Whether {@link #tieWinner} depends on the hash (else the first in tie-break order keeps every shared point). */
+    boolean picksTieWinner() {
+        return false;
+    }
 
     /** Hash of probe {@code t + 1} given probe {@code t}'s (PROBES only). */
     int nextProbe(int probe, int t, byte[] key, int offset, int length) {
