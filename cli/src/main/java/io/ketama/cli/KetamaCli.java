@@ -30,14 +30,18 @@ public final class KetamaCli {
             "                                                           exact hash space that changes owner, as JSON",
             "RING OPTIONS: --ring v1|v2 (default v1)  --points-per-weight N (default 160 for v1, 16 for v2)",
             "              --hash-style nginx|pingora (default nginx); in diff, options not given for B are A's",
-            "              --hash-style spymemcached|spymemcached-weighted|hashring: the ring a memcached",
-            "              client builds (MD5 points and keys; no --ring or --points-per-weight)",
-            "FILE: one server per line, 'ADDRESS [WEIGHT]' or 'server ADDRESS [weight=N] [parameters];'",
+            "              --hash-style spymemcached|spymemcached-weighted|hashring|twemproxy-fnv1a-64|",
+            "              twemproxy-md5|libmemcached-weighted|libmemcached-ketama|libmemcached-ketama-md5|",
+            "              libmemcached-spymemcached|dubbo|xmemcached: the ring that client or proxy builds",
+            "              (its points, key hash, ties and failover; no --ring or --points-per-weight)",
+            "              --hash-tag XY: twemproxy's hash_tag (twemproxy styles only)",
+            "FILE: one server per line, 'ADDRESS [WEIGHT]' or 'server ADDRESS [weight=N] [parameters];';",
+            "      twemproxy: 'host:port:weight [name]'; dubbo: 'host:port' or a provider URL (hash.nodes= read)",
             "      blank lines and # comments ignored",
             "");
 
     private static final List<String> RING_OPTIONS =
-            List.of(RingOptions.SERVERS, RingOptions.RING, RingOptions.POINTS, RingOptions.STYLE);
+            List.of(RingOptions.SERVERS, RingOptions.RING, RingOptions.POINTS, RingOptions.STYLE, RingOptions.HASH_TAG);
     private static final String CANDIDATES = "--candidates";
     private static final String TARGET_COV = "--target-cov";
     private static final String CURVE_SVG = "--curve-svg";
@@ -160,6 +164,7 @@ public final class KetamaCli {
         s.add(RingOptions.RING);
         s.add(RingOptions.POINTS);
         s.add(RingOptions.STYLE);
+        s.add(RingOptions.HASH_TAG);
         return s;
     }
 }

@@ -22,13 +22,15 @@ import java.util.Map;
  * @param version         ring version, or null for a memcached style
  * @param pointsPerWeight points per weight unit (160 nominal points per server for a memcached style)
  * @param style           how addresses (and, for a memcached style, keys) are hashed
+ * @param hashTag         twemproxy's {@code hash_tag} ({@code --hash-tag XY}), or null
  */
-record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashStyle style) {
+record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashStyle style, String hashTag) {
 
     static final String SERVERS = "--servers";
     static final String RING = "--ring";
     static final String POINTS = "--points-per-weight";
     static final String STYLE = "--hash-style";
+    static final String HASH_TAG = "--hash-tag";
 
     /** The nominal points per server of the memcached clients (40 digests of 4 points), shared out by weight. */
     static final int MEMCACHED_POINTS_PER_SERVER = 160;
@@ -48,13 +50,24 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
         }
+        String tag = args.has(HASH_TAG) ? args.get(HASH_TAG) : inherited != null && !args.has(STYLE) ? inherited.get(HASH_TAG) : null;
+        if (tag != null && style != HashStyle.TWEMPROXY_FNV1A_64 && style != HashStyle.TWEMPROXY_MD5) {
+            throw new CliException(HASH_TAG + " goes only with " + STYLE + " twemproxy-fnv1a-64 or twemproxy-md5 (twemproxy's hash_tag)");
+        }
+        if (tag != null) {
+            try {
+                HashStyle.Options.DEFAULTS.withHashTag(tag);
+            } catch (IllegalArgumentException e) {
+                throw new CliException(HASH_TAG + ": " + e.getMessage());
+            }
+        }
         if (style.placesKeys()) {
             if (ownRing && args.has(STYLE)) {
                 throw new CliException(STYLE + " " + style.label() + " fixes the points of the ring as its clients make them; "
                         + RING + " and " + POINTS + " go only with " + STYLE + " nginx or pingora");
             }
             if (!ownRing) {
-                return new RingOptions(servers, null, MEMCACHED_POINTS_PER_SERVER, style);
+                return new RingOptions(servers, null, MEMCACHED_POINTS_PER_SERVER, style, tag);
             }
             style = HashStyle.NGINX; // --against with its own --ring: an nginx-style ring unless it names a style
         }
@@ -67,7 +80,7 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         }
         Arguments pointsSource = args.has(POINTS) || inherited == null ? args : inherited;
         int points = pointsSource.intValue(POINTS, 1, KetamaRing.MAX_POINTS_PER_WEIGHT, version.defaultPointsPerWeight());
-        return new RingOptions(servers, version, points, style);
+        return new RingOptions(servers, version, points, style, null);
     }
 
     /** Why nginx stops at {@code address} in a server line ("invalid port"), or null when it takes it. */
@@ -95,7 +108,7 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
     KetamaRing<String> build() throws CliException {
         List<Node<String>> nodes = nodes();
         try {
-            return version == null ? KetamaRing.build(style, nodes) : KetamaRing.build(version, pointsPerWeight, nodes);
+            return version == null ? KetamaRing.build(style, styleOptions(), nodes) : KetamaRing.build(version, pointsPerWeight, nodes);
         } catch (IllegalArgumentException ex) {
             throw new CliException(servers + ": " + ex.getMessage());
         } catch (OutOfMemoryError ex) {
@@ -109,9 +122,30 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         }
     }
 
+    /**
+     * The style's options: the hash tag, and for Dubbo the {@code hash.nodes} of the first
+     * provider's URL (where Dubbo reads it), 160 without one.
+     */
+    HashStyle.Options styleOptions() throws CliException {
+        HashStyle.Options options = HashStyle.Options.DEFAULTS.withHashTag(hashTag);
+        if (style == HashStyle.DUBBO) {
+            ServerEntry first = ServersFile.read(servers, style).get(0);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]hash\\.nodes=([^&]*)").matcher(first.address());
+            if (m.find()) {
+                try {
+                    options = options.withHashNodes(Integer.parseInt(m.group(1)));
+                } catch (IllegalArgumentException e) {
+                    throw new CliException(servers + " line " + first.line() + ": hash.nodes=" + m.group(1)
+                            + " is not an integer from 4 to " + KetamaRing.MAX_POINTS_PER_WEIGHT);
+                }
+            }
+        }
+        return options;
+    }
+
     /** The servers file's nodes, each checked as the hash style takes it. */
     List<Node<String>> nodes() throws CliException {
-        List<ServerEntry> entries = ServersFile.read(servers);
+        List<ServerEntry> entries = ServersFile.read(servers, style);
         List<Node<String>> nodes = new ArrayList<>(entries.size());
         Map<HashIdentity, Integer> seen = new HashMap<>();
         for (ServerEntry e : entries) {
@@ -131,7 +165,7 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
                 throw new CliException(servers + " line " + e.line() + ": server '" + e.address()
                         + "' hashes the same as the server on line " + first + "; list each server once");
             }
-            nodes.add(Node.of(identity, e.weight(), e.address()));
+            nodes.add(Node.of(identity, e.weight(), e.shown()));
         }
         return nodes;
     }

@@ -1,5 +1,6 @@
 package io.ketama.cli;
 
+import io.ketama.core.HashStyle;
 import io.ketama.core.Node;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -28,6 +29,17 @@ final class ServersFile {
     }
 
     static List<ServerEntry> read(Path file) throws CliException {
+        return read(file, null);
+    }
+
+    /**
+     * {@link #read(Path)} in the syntax of {@code style}'s program where it has its own: twemproxy's
+     * {@code host:port:weight [name]} (the weight from the third field; the entry is named by its
+     * name when it has one, else by its address as written); a Dubbo provider URL
+     * ({@code [dubbo://]host:port[/path][?parameters]}, weight 1: Dubbo's consistent hashing
+     * ignores weights).
+     */
+    static List<ServerEntry> read(Path file, HashStyle style) throws CliException {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -45,7 +57,7 @@ final class ServersFile {
                 // a signature some editors write, not text: left in, it would silently rename (and rehash) the first server
                 line = line.substring(1);
             }
-            ServerEntry entry = parse(stripComment(line).trim(), i + 1, file);
+            ServerEntry entry = parse(stripComment(line).trim(), i + 1, file, style);
             if (entry != null) {
                 out.add(entry);
             }
@@ -67,8 +79,21 @@ final class ServersFile {
 
     /** The entry of one trimmed, comment-free line, or null for a blank one. */
     static ServerEntry parse(String text, int line, Path file) throws CliException {
+        return parse(text, line, file, null);
+    }
+
+    private static ServerEntry parse(String text, int line, Path file, HashStyle style) throws CliException {
         if (text.isEmpty()) {
             return null;
+        }
+        if (style == HashStyle.TWEMPROXY_FNV1A_64 || style == HashStyle.TWEMPROXY_MD5) {
+            return twemproxyLine(text, line, file);
+        }
+        if (style == HashStyle.DUBBO) {
+            if (text.split("\\s+").length != 1) {
+                throw error(file, line, "expected a provider address 'host:port' or URL 'dubbo://host:port/service?parameters', found '" + text + "'");
+            }
+            return new ServerEntry(text, 1, line, text);
         }
         String[] words = text.split("\\s+");
         if (words[0].equals("server") || words[0].equals("server;")) {
@@ -82,7 +107,19 @@ final class ServersFile {
             throw error(file, line, "'" + words[0] + "' ends with ';' but the line does not start with 'server'");
         }
         int weight = words.length == 2 ? weight(words[1], line, file) : 1;
-        return new ServerEntry(words[0], weight, line);
+        return new ServerEntry(words[0], weight, line, words[0]);
+    }
+
+    /** twemproxy's {@code host:port:weight [name]}, read as its {@code conf_add_server} reads it. */
+    private static ServerEntry twemproxyLine(String text, int line, Path file) throws CliException {
+        String[] words = text.split("\\s+");
+        String[] fields = words[0].split(":", -1);
+        if (words.length > 2 || fields.length != 3 || fields[0].isEmpty()) {
+            throw error(file, line, "expected twemproxy's 'host:port:weight [name]', found '" + text + "'");
+        }
+        int weight = weight(fields[2], line, file);
+        return new ServerEntry(words[0] + (words.length == 2 ? " " + words[1] : ""), weight, line,
+                words.length == 2 ? words[1] : words[0]);
     }
 
     private static ServerEntry nginxLine(String text, String[] words, int line, Path file) throws CliException {
@@ -105,7 +142,7 @@ final class ServersFile {
                 weight = weight(parts[i].substring(7), line, file);
             }
         }
-        return new ServerEntry(parts[1], weight, line);
+        return new ServerEntry(parts[1], weight, line, parts[1]);
     }
 
     private static int weight(String text, int line, Path file) throws CliException {
