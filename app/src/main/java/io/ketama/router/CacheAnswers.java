@@ -8,6 +8,7 @@ import io.ketama.router.forwarding.FailureKind;
 import io.ketama.router.caching.ByteRange;
 import io.ketama.router.caching.CachePolicy;
 import io.ketama.router.caching.HttpDates;
+import io.ketama.router.caching.CacheTags;
 import io.ketama.router.caching.HttpFields;
 import io.ketama.router.serving.CacheStatus;
 import io.ketama.router.serving.Failures;
@@ -76,16 +77,23 @@ class CacheAnswers {
     private final RedirectLocations redirects;
     /** This service's {@code Via} line: {@code 1.1 <pseudonym>}. */
     private final CharSequence via;
+    /** Whether the purge tags ({@code Surrogate-Key}, {@code Cache-Tag}) reach clients ({@code ketama.router.purge.expose-tags}). */
+    private final boolean exposeTags;
 
     @jakarta.inject.Inject
     CacheAnswers(ObjectMapper json, RedirectLocations redirects, RouterSettings settings) {
-        this(json, redirects, settings.proxy().via());
+        this(json, redirects, settings.proxy().via(), settings.purge().exposeTags());
     }
 
     CacheAnswers(ObjectMapper json, RedirectLocations redirects, String via) {
+        this(json, redirects, via, false);
+    }
+
+    CacheAnswers(ObjectMapper json, RedirectLocations redirects, String via, boolean exposeTags) {
         this.json = json;
         this.redirects = redirects;
         this.via = HttpHeaders.createOptimized(via);
+        this.exposeTags = exposeTags;
     }
 
     private static <E extends Enum<E>> CharSequence[] values(E[] constants, Function<E, String> text) {
@@ -94,6 +102,11 @@ class CacheAnswers {
             values[e.ordinal()] = HttpHeaders.createOptimized(text.apply(e));
         }
         return values;
+    }
+
+    /** Whether {@code name} is a purge tag field, for this cache and the CDNs that read it, not for clients. */
+    private static boolean isTagField(String name) {
+        return HttpFields.sameName(name, CacheTags.SURROGATE_KEY) || HttpFields.sameName(name, CacheTags.CACHE_TAG);
     }
 
     /** The {@code X-Ketama-Ring} value of {@code version}, made once. */
@@ -193,7 +206,8 @@ class CacheAnswers {
         boolean redirect = OriginAnswer.isRedirect(answer.status());
         for (int i = 0; i < fields.size(); i++) {
             String name = fields.name(i);
-            if (HttpFields.sameName(name, "Content-Length") || (stored && HttpFields.sameName(name, "Age"))) {
+            if (HttpFields.sameName(name, "Content-Length") || (stored && HttpFields.sameName(name, "Age"))
+                    || (!exposeTags && isTagField(name))) {
                 continue;
             }
             String value = fields.value(i);

@@ -157,6 +157,7 @@ class CacheRoute {
             }
         }
         boolean nearCopy = near != null && plain && !ownerSpilled && !selection.owner().localMember();
+        long mark = nearCopy ? keyServer.cache().marks().mark() : 0; // a purge that overtakes the forward keeps its answer from the near copies
         CompletionStage<FailoverChain.Outcome> done;
         try {
             done = ownerSpilled ? chain.serveSpilled(asked, selection.candidates(), span)
@@ -182,7 +183,7 @@ class CacheRoute {
             }
             if (nearCopy && outcome.forwarded()) {
                 // kept for a hot key, as the policy allows: its next requests here need no hop
-                near.offer(text, proxied.request(), served.answer(), System.currentTimeMillis());
+                near.offer(text, proxied.request(), served.answer(), System.currentTimeMillis(), mark);
             }
             CharSequence owner = selection.owner().localMember() ? localAddress : Members.address(selection.owner());
             answers.answer(request, proxied, owner, selection, served, served.servedBy(), outcome.failures().size(), outcome.spilled());

@@ -6,6 +6,8 @@ import io.ketama.router.forwarding.binary.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.hazelcast.HazelcastForwarding;
+import io.ketama.router.purge.ClusterPurge;
+import io.ketama.router.purge.PurgeSerialization;
 import io.ketama.router.forwarding.http.HttpForwardHandler;
 import io.ketama.router.forwarding.http.HttpForwarding;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
@@ -27,6 +29,7 @@ import org.jboss.logging.Logger;
 class ForwardEndpoints implements HazelcastConfigCustomizer {
 
     private static final Logger LOG = Logger.getLogger(ForwardEndpoints.class);
+
     /** Before Quarkus REST's own route. */
     private static final int ORDER = -1_000;
 
@@ -53,6 +56,8 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
     @Override
     public void customize(Config hazelcast) {
         HazelcastForwarding.configure(hazelcast, settings.hazelcastThreads(), settings.hazelcastQueue());
+        PurgeSerialization.configure(hazelcast);
+        hazelcast.getMemberAttributeConfig().setAttribute(ClusterPurge.STARTED_ATTRIBUTE, Long.toString(System.currentTimeMillis())); // when this member starts: one that joins long after it comes back from a split
         hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.BINARY_PORT, Integer.toString(binary.port()));
         hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.CHANNEL_VERSION, PeerEndpoints.THIS_CHANNEL_VERSION);
         if (httpPort > 0) {

@@ -1,11 +1,8 @@
 package io.ketama.router;
 
-import com.hazelcast.cluster.Member;
-import io.ketama.quarkus.Selection;
 import io.ketama.router.caching.OriginAnswer;
-import io.ketama.router.forwarding.Forwarder;
-import io.ketama.router.hot.NearCache;
-import io.ketama.router.serving.KeyServer;
+import io.ketama.router.purge.ClusterPurge;
+import io.ketama.router.purge.PurgeCommand;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.util.ArrayList;
@@ -21,33 +18,23 @@ import org.jboss.logging.Logger;
  * What an unsafe request that succeeded invalidates (RFC 9111 §4.4): the stored answers of its
  * target, and of the targets its answer's {@code Location} and {@code Content-Location} name where
  * they are on the same origin (a path, or a URL on the request's own host), each under the key
- * either mount files it by. For each key: its owner's stored answers (asked over the member channel,
- * within the forward time limit), and this member's own copies (a store it held the key in after a
- * failover or a spill, its near copy). The client is answered once these are done or have failed: a
- * client that reads what it just wrote through the same member is not served the old answer by the
- * owner. Other members' near copies and copies are left to expire by their own bounds (at most
- * {@code ketama.router.near-cache.ttl}, and the answer's freshness): cluster-wide purges are the
- * purge API's.
+ * either mount files it by, on every member: a purge of those keys ({@link ClusterPurge}), so the
+ * owner, spill candidates, former owners and every near copy drop them. The client is answered once
+ * the members confirmed or the purge's wait ended ({@code ketama.router.purge.timeout}): a client
+ * that reads what it just wrote is not served the old answer by any member that confirmed.
  */
 @Singleton
 class Invalidations {
 
     private static final Logger LOG = Logger.getLogger(Invalidations.class);
 
-    private final OwnerLookup owners;
     private final RequestReader reader;
-    private final KeyServer keyServer;
-    private final Forwarder forwarder;
-    /** Null: no near copies. */
-    private final NearCache near;
+    private final ClusterPurge purge;
     private final LongAdder failed = new LongAdder();
 
-    Invalidations(OwnerLookup owners, RequestReader reader, KeyServer keyServer, Forwarder forwarder, NearCache near) {
-        this.owners = owners;
+    Invalidations(RequestReader reader, ClusterPurge purge) {
         this.reader = reader;
-        this.keyServer = keyServer;
-        this.forwarder = forwarder;
-        this.near = near;
+        this.purge = purge;
     }
 
     /** Invalidates what {@code answer} to the unsafe {@code request} invalidates; completes when done (never exceptionally). */
@@ -56,35 +43,14 @@ class Invalidations {
         for (String target : targets(request, answer)) {
             keys.addAll(reader.keysOf(target, request));
         }
-        List<CompletableFuture<Void>> done = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            keyServer.invalidate(key);
-            if (near != null) {
-                near.invalidate(key);
-            }
-            done.add(owner(key));
-        }
-        return CompletableFuture.allOf(done.toArray(new CompletableFuture[0]));
-    }
-
-    /** The owner of {@code key} asked to drop it, unless it is this member; failures counted and logged, not raised. */
-    private CompletableFuture<Void> owner(String key) {
-        Selection selection;
-        try {
-            selection = owners.select(RawKey.checked(key), List.of());
-        } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(null); // no ring yet or no key: nothing is stored under it
-        }
-        Member owner = selection.owner();
-        if (owner.localMember()) {
+        if (keys.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return forwarder.invalidate(owner, key).toCompletableFuture().handle((v, failure) -> {
-            if (failure != null) {
+        return purge.purge(PurgeCommand.ofKeys(new ArrayList<>(keys))).thenAccept(outcome -> {
+            if (!outcome.complete()) {
                 failed.increment();
-                LOG.debugf(failure, "the owner of a key an unsafe request changed did not drop its stored answers");
+                LOG.debugf("an unsafe request's invalidation of %s was not confirmed by %s", keys, outcome.notConfirmed().keySet());
             }
-            return null;
         });
     }
 
@@ -120,7 +86,7 @@ class Invalidations {
         }
     }
 
-    /** Invalidations of an owner that failed so far. */
+    /** Invalidations some member did not confirm so far. */
     long failed() {
         return failed.sum();
     }

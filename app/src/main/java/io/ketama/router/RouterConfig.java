@@ -28,6 +28,40 @@ public interface RouterConfig {
 
     HotKeys hotKeys();
 
+    Purge purge();
+
+    /**
+     * Purges across the cluster ({@code POST /q/ketama/purge}, the {@code PURGE} method, unsafe methods):
+     * how long a purge waits for the members to confirm, and how long a member cut off by failure is
+     * still named as not confirmed.
+     */
+    interface Purge {
+        /**
+         * How long a purge waits for every member to confirm it dropped the answers; past it the call
+         * answers 202 naming those that did not (they are asked again every second). It also bounds the
+         * stand-still after which a member drops everything it holds (three quarters of it, at least
+         * 500 ms): a member stalled past a purge's wait never serves what it held before. 100 ms to
+         * 1 min, else start-up stops naming this key.
+         */
+        @WithDefault("2s")
+        Duration timeout();
+
+        /**
+         * How long a member that left by failure (not a drain) is named in every purge's answer as not
+         * confirmed: when it comes back within it (a partition healed, a merge), every member drops
+         * what it held; past it, it is forgotten. 1 s to 7 days, else start-up stops naming this key.
+         */
+        @WithDefault("10m")
+        Duration missingFor();
+
+        /**
+         * Whether the tag fields ({@code Surrogate-Key}, {@code Cache-Tag}) reach clients; off, as the
+         * CDNs that read them do.
+         */
+        @WithDefault("false")
+        boolean exposeTags();
+    }
+
     /**
      * The keys entering this member that it counts as hot: a count-min sketch of every key asked for
      * here (4 x 4,096 counters, 64 KiB), decayed by halving, and the heaviest keys beside it. A hot key

@@ -20,6 +20,10 @@ import io.ketama.router.hot.NearCache;
 import io.ketama.router.load.LoadBoard;
 import io.ketama.router.load.LoadSettings;
 import io.ketama.router.load.OwnerLoad;
+import io.ketama.router.caching.SharedStrings;
+import io.ketama.router.purge.ClusterPurge;
+import io.ketama.router.purge.MemberPurge;
+import io.ketama.router.serving.PurgeMarks;
 import io.ketama.router.serving.BodyBudget;
 import io.ketama.router.serving.BoundedOrigin;
 import io.ketama.router.serving.DemoOrigin;
@@ -87,6 +91,7 @@ final class RouterParts {
     private final ForwardTargets targets;
     private final ForwardEndpoints endpoints;
     private final RedirectLocations redirects;
+    private final ClusterPurge purge;
 
     RouterParts(RouterSettings settings, HazelcastInstance hazelcast, Vertx vertx, ForwardEndpoints endpoints,
                 RingSelector selector, OriginGuard originGuard, Tracing tracing) {
@@ -94,7 +99,8 @@ final class RouterParts {
         this.endpoints = endpoints;
         this.redirects = settings.redirects();
         Member localMember = hazelcast.getCluster().getLocalMember(); // its address only: its UUID changes on a merge
-        this.cache = new LocalCache(settings.cacheMaxBytes(), settings.maxVariants());
+        PurgeMarks marks = new PurgeMarks(System::nanoTime, ClusterPurge.pauseMillis(settings.purge().timeout()));
+        this.cache = new LocalCache(settings.cacheMaxBytes(), settings.maxVariants(), SharedStrings.FIELDS, marks);
         this.bodyBudget = new BodyBudget(settings.maxBufferedBytes());
         this.policy = new CachePolicy(settings.cache());
         this.passOrigin = origin(settings.origin(), settings.proxy().via(), vertx, bodyBudget);
@@ -106,7 +112,8 @@ final class RouterParts {
         this.hotKeys = new HotKeys(hot.top(), hot.minRequests(), hot.window(), System::nanoTime);
         RouterSettings.NearCacheSettings near = settings.nearCache();
         this.nearCache = near.enabled()
-                ? new NearCache(near.maxBytes(), near.ttl(), hotKeys, policy, com.github.benmanes.caffeine.cache.Ticker.systemTicker())
+                ? new NearCache(near.maxBytes(), near.ttl(), hotKeys, policy, com.github.benmanes.caffeine.cache.Ticker.systemTicker(),
+                        marks)
                 : null;
         this.hotKeysTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "ketama-router-hot-keys");
@@ -125,6 +132,8 @@ final class RouterParts {
         receiver.attach(keyServer, ownerLoad);
         hazelcast.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
         this.targets = ForwardTargets.follow(hazelcast, forwarder);
+        this.purge = ClusterPurge.start(hazelcast, new MemberPurge(cache, nearCache), marks, settings.purge().timeout(),
+                settings.purge().missingFor(), () -> draining(selector));
         LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s, %s, %s, %s", keyServer.memberAddress(),
                 origin, cache.maxBytes(), EnumLabels.label(transport.kind()), redirects, load.enabled()
                         ? "bounded loads (factor " + load.factor() + ", windows of " + load.window().toMillis() + " ms, from "
@@ -168,6 +177,17 @@ final class RouterParts {
         return 0;
     }
 
+    /** The members that say they are draining now: they leave gracefully. */
+    private static java.util.Set<String> draining(RingSelector selector) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (io.ketama.quarkus.MemberStanding s : selector.memberStandings()) {
+            if (s.state() == io.ketama.quarkus.ServingState.DRAINING) {
+                out.add(Members.address(s.member()));
+            }
+        }
+        return out;
+    }
+
     /** When a transport gives up on an unanswered forward: after the guard's timeout, which normally acts first. */
     private static Duration expiry(Duration timeout) {
         return timeout.plus(timeout.dividedBy(2).compareTo(Duration.ofMillis(250)) > 0 ? timeout.dividedBy(2) : Duration.ofMillis(250));
@@ -182,6 +202,7 @@ final class RouterParts {
         }
         loadBoard.close(); // the others stop counting this member at once
         hotKeysTimer.shutdownNow();
+        purge.close();
         try {
             hazelcast.getUserContext().remove(ForwardReceiver.USER_CONTEXT_KEY, receiver);
             targets.close();
@@ -190,6 +211,11 @@ final class RouterParts {
         }
         transport.close();
         endpoints.close();
+    }
+
+    @Produces
+    ClusterPurge purge() {
+        return purge;
     }
 
     @Produces

@@ -4,6 +4,7 @@ import io.ketama.router.forwarding.binary.BinaryForwardServer;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.ForwardSettings;
 import io.ketama.router.forwarding.hazelcast.HazelcastForwarding;
+import io.ketama.router.purge.PurgeSettings;
 import io.ketama.router.forwarding.http.HttpForwardClient;
 import io.ketama.router.forwarding.TransportKind;
 import io.ketama.router.hot.HotKeys;
@@ -47,11 +48,12 @@ import java.util.function.Supplier;
  * @param cache            the rules of the HTTP cache ({@code ketama.router.cache.*} but the size and the key)
  * @param maxVariants      {@code ketama.router.cache.max-variants}
  * @param proxy            {@code ketama.router.proxy.*} and the key ({@code ketama.router.cache.key})
+ * @param purge            {@code ketama.router.purge.*}
  */
 record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight, OriginSettings origin,
                       RedirectLocations redirects, ForwardEndpointSettings forward, ForwardSettings guards,
                       HotKeySettings hotKeys, NearCacheSettings nearCache, LoadSettings boundedLoad, CacheSettings cache,
-                      int maxVariants, ProxySettings proxy) {
+                      int maxVariants, ProxySettings proxy, PurgeSettings purge) {
 
     static final String PREFIX = "ketama.router.";
     static final String CACHE_MAX_BYTES = PREFIX + "cache.max-bytes";
@@ -162,9 +164,11 @@ record RouterSettings(long cacheMaxBytes, long maxBufferedBytes, int maxInFlight
             return config.cache().maxVariants();
         });
         ProxySettings proxy = proxy(config, problems);
+        PurgeSettings purge = problems.check(PREFIX + "purge", () -> new PurgeSettings(config.purge().timeout(),
+                config.purge().missingFor(), config.purge().exposeTags()));
         problems.throwIfAny();
         return new RouterSettings(cacheMaxBytes, maxBufferedBytes, maxInFlight, origin, redirects, forward, guards, hot, near,
-                load, cache, maxVariants, proxy);
+                load, cache, maxVariants, proxy, purge);
     }
 
     /** The policy's settings from {@code ketama.router.cache.*}. */

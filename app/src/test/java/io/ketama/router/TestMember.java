@@ -9,6 +9,8 @@ import io.ketama.router.forwarding.binary.BinaryForwardServer;
 import io.ketama.router.forwarding.ForwardReceiver;
 import io.ketama.router.forwarding.channel.ForwardSecret;
 import io.ketama.router.forwarding.hazelcast.HazelcastForwarding;
+import io.ketama.router.purge.MemberPurge;
+import io.ketama.router.purge.PurgeSerialization;
 import io.ketama.router.forwarding.http.HttpForwardHandler;
 import io.ketama.router.forwarding.http.HttpForwarding;
 import io.ketama.router.forwarding.channel.PeerEndpoints;
@@ -109,6 +111,7 @@ final class TestMember implements AutoCloseable {
         config.setClassLoader(TestMember.class.getClassLoader());
         config.setProperty("hazelcast.logging.type", "jdk");
         HazelcastForwarding.configure(config, 32, 1024);
+        PurgeSerialization.configure(config);
         MemberAttributes.publish(config, 1, features, "default", nodeId);
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         ForwardReceiver receiver = new ForwardReceiver();
@@ -138,6 +141,7 @@ final class TestMember implements AutoCloseable {
         LoadBoard board = load == null ? null : LoadBoard.start(hz, owner, () -> 1);
         receiver.attach(server, owner);
         hz.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
+        hz.getUserContext().put(MemberPurge.USER_CONTEXT_KEY, new MemberPurge(server.cache(), null)); // purged as a service member is
         return new TestMember(hz, server, receiver, fetches, vertx, binary, owner, board);
     }
 

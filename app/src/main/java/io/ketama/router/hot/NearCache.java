@@ -8,10 +8,14 @@ import io.ketama.router.caching.CacheRequest;
 import io.ketama.router.caching.HttpFields;
 import io.ketama.router.caching.SharedStrings;
 import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.PurgeMarks;
 import io.ketama.router.serving.Variant;
 import io.ketama.router.caching.OriginAnswer;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Near copies of hot keys on an entry member: the answers other members sent it for the keys it is
@@ -41,6 +45,9 @@ import java.util.Objects;
  *       keeps the more frequent keys. Its own bound: the copies do not hold bytes of the body budget,
  *       whose bodies it may share (an answer's body array is never written after it is made).</li>
  * </ul>
+ * <li><b>Purges</b>: a purge drops the copies of its keys and tags here ({@link #purge}), an answer
+ *     whose forward started before a purge of its key or tag is not kept ({@link PurgeMarks}), and a
+ *     fence of the member drops every copy.</li>
  * A lookup ({@link #get}) allocates nothing and takes no lock; an answer is offered
  * ({@link #offer}) after every forward, and only the hot keys' answers are written.
  */
@@ -51,6 +58,7 @@ public final class NearCache {
     private final CachePolicy policy;
     private final long maxBytes;
     private final Duration ttl;
+    private final PurgeMarks marks;
 
     /**
      * The ranges of {@link #NearCache}'s settings ({@code ketama.router.near-cache.*}).
@@ -74,7 +82,13 @@ public final class NearCache {
      * @param ticker   Caffeine's clock ({@link Ticker#systemTicker()}; a test's own)
      */
     public NearCache(long maxBytes, Duration ttl, HotKeys hot, CachePolicy policy, Ticker ticker) {
+        this(maxBytes, ttl, hot, policy, ticker, new PurgeMarks());
+    }
+
+    /** As {@link #NearCache(long, Duration, HotKeys, CachePolicy, Ticker)}, purged and fenced by the member's {@code marks}. */
+    public NearCache(long maxBytes, Duration ttl, HotKeys hot, CachePolicy policy, Ticker ticker, PurgeMarks marks) {
         check(maxBytes, ttl);
+        this.marks = Objects.requireNonNull(marks, "marks");
         this.hot = Objects.requireNonNull(hot, "hot");
         this.policy = Objects.requireNonNull(policy, "policy");
         this.maxBytes = maxBytes;
@@ -88,6 +102,7 @@ public final class NearCache {
                 .executor(Runnable::run)
                 .recordStats()
                 .build();
+        marks.onFence(cache::invalidateAll);
     }
 
     /**
@@ -95,6 +110,7 @@ public final class NearCache {
      * none, past its {@code ttl}, another variant, or not fresh enough for the request.
      */
     public OriginAnswer get(String key, CacheRequest request, long now) {
+        marks.awake();
         Variant copy = cache.getIfPresent(key);
         if (copy == null || !policy.matches(copy.answer(), copy.selectors(), request)
                 || policy.reuse(copy.answer(), request, now) != CachePolicy.Reuse.FRESH) {
@@ -111,8 +127,17 @@ public final class NearCache {
      * @return whether it was kept
      */
     public boolean offer(String key, CacheRequest request, OriginAnswer answer, long now) {
+        return offer(key, request, answer, now, marks.mark());
+    }
+
+    /**
+     * {@link #offer(String, CacheRequest, OriginAnswer, long)} of an answer whose forward started at
+     * {@code mark} ({@link PurgeMarks#mark()}): not kept where its key or one of its tags was purged since.
+     */
+    public boolean offer(String key, CacheRequest request, OriginAnswer answer, long now, long mark) {
         if (hot.estimate(key) < hot.minCount() || !policy.storable(request, answer)
-                || policy.reuse(answer, request, now) != CachePolicy.Reuse.FRESH) {
+                || policy.reuse(answer, request, now) != CachePolicy.Reuse.FRESH
+                || marks.purgedSince(mark, key, io.ketama.router.caching.CacheTags.of(answer.headers()))) {
             return false;
         }
         OriginAnswer fit = policy.forStorage(answer); // the owner's client may have had fields the store keeps from others
@@ -130,6 +155,30 @@ public final class NearCache {
     /** Drops the near copy of {@code key} (an unsafe request through this member changed it). */
     public void invalidate(String key) {
         cache.invalidate(key);
+    }
+
+    /**
+     * Drops the copies of {@code keys} and those tagged with one of {@code tags}; call it after the
+     * marks recorded the purge (the local cache's {@link LocalCache#purge} does).
+     *
+     * @return the copies dropped
+     */
+    public int purge(Collection<String> keys, Set<String> tags) {
+        Map<String, Variant> map = cache.asMap();
+        int dropped = 0;
+        for (String key : keys) {
+            dropped += map.remove(key) == null ? 0 : 1;
+        }
+        if (!tags.isEmpty()) {
+            for (Map.Entry<String, Variant> e : map.entrySet()) {
+                if (io.ketama.router.caching.CacheTags.tagged(e.getValue().answer().headers())
+                        && io.ketama.router.caching.CacheTags.of(e.getValue().answer().headers()).stream().anyMatch(tags::contains)
+                        && map.remove(e.getKey(), e.getValue())) {
+                    dropped++;
+                }
+            }
+        }
+        return dropped;
     }
 
     /** Copies held now. */

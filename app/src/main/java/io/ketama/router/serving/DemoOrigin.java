@@ -3,6 +3,7 @@ package io.ketama.router.serving;
 import io.ketama.router.caching.OriginAnswer;
 
 import io.ketama.router.caching.HttpDates;
+import io.ketama.router.caching.CacheTags;
 import io.ketama.router.caching.HttpFields;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -25,10 +26,18 @@ import java.util.concurrent.TimeUnit;
  * time this origin was made). A request whose {@code If-None-Match} names that tag gets a
  * {@code 304}, so revalidation can be seen without an origin of one's own. A target under
  * {@code /private/} is a page for one user: {@code Cache-Control: private}, its body naming the
- * request's {@code Cookie}, so what a shared cache does with it can be seen too. Any other method
- * gets a {@code 405}. The delay holds no thread: answers are released by one shared timer thread.
+ * request's {@code Cookie}, so what a shared cache does with it can be seen too. Every answer to a
+ * {@code GET} carries a purge tag, {@code Surrogate-Key: <its first path segment>} ({@code images} for
+ * {@code /images/a.png}, {@code root} for a target without one), so purges by tag can be tried. A
+ * {@code POST}, {@code PUT}, {@code PATCH} or {@code DELETE} is taken ({@code 200}, {@code no-store};
+ * the content stays a pure function of the target), so an unsafe method's invalidation can be seen;
+ * any other method gets a {@code 405}. The delay holds no thread: answers are released by one shared timer thread.
  */
 public final class DemoOrigin implements Origin {
+
+    /** The methods the demo origin takes as writes. */
+    private static final java.util.Set<String> WRITES = java.util.Set.of("POST", "PUT", "PATCH", "DELETE");
+    private static final String ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE";
 
     /** One daemon timer thread for every demo origin in the JVM, started on first use. */
     private static final class Timer {
@@ -105,9 +114,16 @@ public final class DemoOrigin implements Origin {
     /** The answer to {@code request}: the key is the target without its leading slash. */
     private OriginAnswer answer(OriginRequest request) {
         long now = System.currentTimeMillis();
-        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
-            return new OriginAnswer(405, HttpFields.of("Date", HttpDates.format(now), "Allow", "GET, HEAD",
-                    "Content-Type", "text/plain; charset=ISO-8859-1"), "the demo origin answers GET and HEAD\n"
+        String method = request.method();
+        if (WRITES.contains(method)) {
+            int bytes = request.body() == null ? 0 : request.body().length;
+            return new OriginAnswer(200, HttpFields.of("Date", HttpDates.format(now), "Cache-Control", "no-store",
+                    "Content-Type", "text/plain; charset=ISO-8859-1"), ("the demo origin took a " + method + " of " + bytes
+                    + " bytes to " + request.target() + "\n").getBytes(StandardCharsets.ISO_8859_1), now, 0);
+        }
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            return new OriginAnswer(405, HttpFields.of("Date", HttpDates.format(now), "Allow", ALLOW,
+                    "Content-Type", "text/plain; charset=ISO-8859-1"), ("the demo origin answers " + ALLOW + "\n")
                     .getBytes(StandardCharsets.US_ASCII), now, 0);
         }
         String target = request.target();
@@ -119,12 +135,25 @@ public final class DemoOrigin implements Origin {
         }
         byte[] body = contentFor(target.startsWith("/") ? target.substring(1) : target);
         String etag = "\"" + HexFormat.of().formatHex(sha256(body), 0, 8) + "\"";
-        HttpFields.Builder fields = HttpFields.builder(5).add("Date", HttpDates.format(now))
-                .add("Cache-Control", cacheControl).add("ETag", etag).add("Last-Modified", lastModified);
+        HttpFields.Builder fields = HttpFields.builder(6).add("Date", HttpDates.format(now))
+                .add("Cache-Control", cacheControl).add("ETag", etag).add("Last-Modified", lastModified)
+                .add(CacheTags.SURROGATE_KEY, tag(target));
         if (etag.equals(request.headers().first("If-None-Match"))) {
             return new OriginAnswer(304, fields.build(), new byte[0], now, 0);
         }
         return new OriginAnswer(200, fields.add("Content-Type", "text/plain; charset=ISO-8859-1").build(), body, now, 0);
+    }
+
+    /** The demo's purge tag of {@code target}: its first path segment ({@code /images/a.png}: {@code images}), else {@code root}. */
+    static String tag(String target) {
+        int start = target.startsWith("/") ? 1 : 0;
+        int end = start;
+        while (end < target.length() && target.charAt(end) != '/' && target.charAt(end) != '?') {
+            end++;
+        }
+        String segment = target.substring(start, end);
+        return end < target.length() && target.charAt(end) == '/' && !segment.isEmpty() && segment.chars().allMatch(c -> c > 0x20 && c < 0x7F)
+                ? segment : "root";
     }
 
     private static byte[] sha256(byte[] data) {

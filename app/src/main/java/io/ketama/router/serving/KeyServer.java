@@ -158,6 +158,15 @@ public final class KeyServer {
         cache.invalidate(key);
     }
 
+    /**
+     * Drops every stored answer of {@code keys} and every one tagged with one of {@code tags}.
+     *
+     * @return the stored answers dropped
+     */
+    public int purge(java.util.Collection<String> keys, java.util.Set<String> tags) {
+        return cache.purge(keys, tags);
+    }
+
     private CompletionStage<Served> done(OriginAnswer answer, CacheStatus status) {
         return CompletableFuture.completedFuture(new Served(answer, status, memberAddress));
     }
@@ -171,9 +180,10 @@ public final class KeyServer {
      */
     private CompletionStage<Served> fetch(KeyRequest request, Variant stored, boolean conditional, RouteSpan span) {
         CompletableFuture<LocalCache.Fetched> mine = new CompletableFuture<>();
+        long mark = cache.marks().mark(); // before the origin is asked: an answer a purge overtakes is stored nowhere
         CompletableFuture<LocalCache.Fetched> underWay = cache.lead(request.key(), mine);
         if (underWay != null) {
-            return underWay.handle((fetched, failure) -> waited(request, stored, fetched, failure, span)).thenCompose(s -> s);
+            return underWay.handle((fetched, failure) -> waited(request, stored, fetched, failure, span, mark)).thenCompose(s -> s);
         }
         // the leader's client hears the origin's interim answers (103 Early Hints); a waiter's never does
         OriginRequest asked = OriginRequest.get(request.target(), policy.originRequest(request.request(),
@@ -190,7 +200,7 @@ public final class KeyServer {
             Served served = null;
             try {
                 if (failure != null) {
-                    if (stored != null && policy.staleOnError(stored.answer(), request.request(), clock.getAsLong())) {
+                    if (staleOnError(request, stored, mark)) {
                         outcome = new LocalCache.Fetched(stored.answer(), CacheStatus.STALE, true, stored);
                         served = new Served(stored.answer(), CacheStatus.STALE, memberAddress);
                     } else {
@@ -198,15 +208,14 @@ public final class KeyServer {
                     }
                 } else if (received.status() == 304 && conditional) {
                     OriginAnswer freshened = policy.forStorage(policy.freshen(stored.answer(), received));
-                    cache.replace(request.key(), stored, freshened, request.request(), policy);
-                    outcome = new LocalCache.Fetched(freshened, CacheStatus.REVALIDATED, true, new Variant(freshened, stored.selectors()));
+                    boolean kept = cache.replace(request.key(), stored, freshened, request.request(), policy, mark);
+                    outcome = new LocalCache.Fetched(freshened, CacheStatus.REVALIDATED, kept, kept ? new Variant(freshened, stored.selectors()) : null);
                     served = new Served(freshened, CacheStatus.REVALIDATED, memberAddress);
-                } else if (stored != null && failedStatus(received.status())
-                        && policy.staleOnError(stored.answer(), request.request(), clock.getAsLong())) {
+                } else if (failedStatus(received.status()) && staleOnError(request, stored, mark)) {
                     outcome = new LocalCache.Fetched(stored.answer(), CacheStatus.STALE, true, stored);
                     served = new Served(stored.answer(), CacheStatus.STALE, memberAddress);
                 } else {
-                    outcome = stored(request, received);
+                    outcome = stored(request, received, mark);
                     // the fields a qualified private/no-cache names are kept from the store, not from this client (§5.2.2.4, §5.2.2.7)
                     served = new Served(received, CacheStatus.MISS, memberAddress);
                 }
@@ -222,13 +231,15 @@ public final class KeyServer {
     }
 
     /** {@code received} stored for {@code request} where the policy lets it and it is worth it, as a fetch's waiters read it. */
-    private LocalCache.Fetched stored(KeyRequest request, OriginAnswer received) {
+    private LocalCache.Fetched stored(KeyRequest request, OriginAnswer received, long mark) {
         if (!policy.storable(request.request(), received) || !policy.worthKeeping(received, clock.getAsLong())) {
             return new LocalCache.Fetched(received, CacheStatus.MISS, false, null);
         }
         OriginAnswer kept = policy.forStorage(received);
         String[] selectors = policy.selectors(kept, request.request());
-        cache.store(request.key(), kept, selectors, request.request(), policy);
+        if (!cache.store(request.key(), kept, selectors, request.request(), policy, mark)) {
+            return new LocalCache.Fetched(received, CacheStatus.MISS, false, null); // purged while it was fetched
+        }
         return new LocalCache.Fetched(kept, CacheStatus.MISS, true, new Variant(kept, selectors));
     }
 
@@ -237,9 +248,9 @@ public final class KeyServer {
      * stored it and it matches its own request; otherwise it asks the origin itself, alone.
      */
     private CompletionStage<Served> waited(KeyRequest request, Variant stored, LocalCache.Fetched fetched, Throwable failure,
-                                           RouteSpan span) {
+                                           RouteSpan span, long mark) {
         if (failure != null) {
-            if (stored != null && policy.staleOnError(stored.answer(), request.request(), clock.getAsLong())) {
+            if (staleOnError(request, stored, mark)) {
                 return done(stored.answer(), CacheStatus.STALE);
             }
             return CompletableFuture.failedFuture(Failures.cause(failure));
@@ -249,9 +260,15 @@ public final class KeyServer {
         }
         OriginRequest asked = OriginRequest.get(request.target(), policy.originRequest(request.request(), null));
         return fetchFromOrigin(asked, span).thenApply(received -> {
-            stored(request, received);
+            stored(request, received, mark);
             return new Served(received, CacheStatus.MISS, memberAddress);
         });
+    }
+
+    /** Whether {@code stored} may stand in for an origin that failed: the policy allows it, and no purge took it since {@code mark}. */
+    private boolean staleOnError(KeyRequest request, Variant stored, long mark) {
+        return stored != null && policy.staleOnError(stored.answer(), request.request(), clock.getAsLong())
+                && !cache.marks().purgedSince(mark, request.key(), io.ketama.router.caching.CacheTags.of(stored.answer().headers()));
     }
 
     /** Whether the origin answered with the failure a stale answer may stand in for (RFC 5861 §4). */

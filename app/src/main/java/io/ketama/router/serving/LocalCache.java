@@ -5,9 +5,12 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.ketama.router.caching.CachePolicy;
 import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.CacheTags;
 import io.ketama.router.caching.HttpFields;
 import io.ketama.router.caching.SharedStrings;
 import io.ketama.router.caching.OriginAnswer;
+import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -41,6 +44,7 @@ public final class LocalCache {
     private final Cache<String, Variants> cache;
     /** Fetches under way, by key; an entry leaves once its answer is stored (or known not to be). */
     private final ConcurrentMap<String, CompletableFuture<Fetched>> fetches = new ConcurrentHashMap<>();
+    private final PurgeMarks marks;
 
     /** A cache of at most {@code maxBytes} and {@link #DEFAULT_MAX_VARIANTS} variants a key. */
     public LocalCache(long maxBytes) {
@@ -58,6 +62,12 @@ public final class LocalCache {
 
     /** As {@link #LocalCache(long, int)}, its answers' fields sharing {@code strings}' instances (a test's own). */
     public LocalCache(long maxBytes, int maxVariants, SharedStrings strings) {
+        this(maxBytes, maxVariants, strings, new PurgeMarks());
+    }
+
+    /** As {@link #LocalCache(long, int, SharedStrings)}, purged and fenced by the member's {@code marks}. */
+    public LocalCache(long maxBytes, int maxVariants, SharedStrings strings, PurgeMarks marks) {
+        this.marks = java.util.Objects.requireNonNull(marks, "marks");
         this.strings = java.util.Objects.requireNonNull(strings, "strings");
         if (maxBytes < 1) {
             throw new IllegalArgumentException("cache size must be >= 1 byte, was " + maxBytes);
@@ -88,6 +98,7 @@ public final class LocalCache {
                 .executor(Runnable::run)
                 .recordStats()
                 .build();
+        marks.onFence(this::dropAll);
     }
 
     /** @throws IllegalArgumentException when {@code maxVariants} is outside 1 to 1,000 */
@@ -136,6 +147,7 @@ public final class LocalCache {
 
     /** The variants stored for {@code key}, counted as a hit or a miss in the statistics; null when none. */
     public Variants variants(String key) {
+        marks.awake();
         return cache.getIfPresent(key);
     }
 
@@ -161,10 +173,25 @@ public final class LocalCache {
      * @param selectors the request's values for the answer's {@code Vary} ({@link CachePolicy#selectors})
      */
     public void store(String key, OriginAnswer answer, String[] selectors, CacheRequest request, CachePolicy policy) {
+        store(key, answer, selectors, request, policy, marks.mark());
+    }
+
+    /**
+     * {@link #store(String, OriginAnswer, String[], CacheRequest, CachePolicy)} of an answer whose
+     * fetch started at {@code mark} ({@link PurgeMarks#mark()}): not stored where its key or one of its
+     * tags was purged since.
+     *
+     * @return whether it was stored
+     */
+    public boolean store(String key, OriginAnswer answer, String[] selectors, CacheRequest request, CachePolicy policy, long mark) {
+        if (marks.purgedSince(mark, key, CacheTags.of(answer.headers()))) {
+            return false;
+        }
         OriginAnswer kept = sharing(answer);
         Variant made = new Variant(kept, selectors);
         long usefulUntil = usefulUntil(kept, policy);
         cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants, strings));
+        return true;
     }
 
     /** {@code answer} with its fields' names and repeating values as the shared instances: what it keeps takes the least heap. */
@@ -176,13 +203,21 @@ public final class LocalCache {
     /**
      * Replaces the variant {@code replaced} of {@code key} by {@code freshened} (a {@code 304}
      * freshened it, RFC 9111 §4.3.4), keeping its selectors; stores it as the newest where
-     * {@code replaced} is gone meanwhile.
+     * {@code replaced} is gone meanwhile; not where its key or one of its tags was purged since
+     * {@code mark}, the mark the revalidation took when it started.
+     *
+     * @return whether it was stored
      */
-    public void replace(String key, Variant replaced, OriginAnswer freshened, CacheRequest request, CachePolicy policy) {
+    public boolean replace(String key, Variant replaced, OriginAnswer freshened, CacheRequest request, CachePolicy policy,
+                           long mark) {
+        if (marks.purgedSince(mark, key, CacheTags.of(freshened.headers()))) {
+            return false;
+        }
         OriginAnswer kept = sharing(freshened);
         Variant made = new Variant(kept, replaced.selectors());
         long usefulUntil = usefulUntil(kept, policy);
         cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants, strings));
+        return true;
     }
 
     /** The moment (epoch ms) after which {@code answer} is of no use at all: fresh, servable stale, or worth validating. */
@@ -194,7 +229,57 @@ public final class LocalCache {
 
     /** Drops every variant of {@code key}; those being fetched still reach who waits for them. */
     public void invalidate(String key) {
+        marks.purged(java.util.List.of(key), java.util.List.of());
         cache.invalidate(key);
+    }
+
+    /**
+     * Drops every variant of {@code keys} and every stored answer tagged with one of {@code tags}
+     * ({@link CacheTags}); the fetches under way for them store nothing. A purge by tag reads every
+     * stored answer's tag fields once (the store is its own index: no memory beside the answers).
+     *
+     * @return the stored answers (variants) dropped
+     */
+    public int purge(Collection<String> keys, java.util.Set<String> tags) {
+        marks.purged(keys, tags);
+        Map<String, Variants> map = cache.asMap();
+        int dropped = 0;
+        for (String key : keys) {
+            Variants gone = map.remove(key);
+            dropped += gone == null ? 0 : gone.size();
+        }
+        if (!tags.isEmpty()) {
+            for (Map.Entry<String, Variants> e : map.entrySet()) {
+                if (tagged(e.getValue(), tags) && map.remove(e.getKey(), e.getValue())) {
+                    dropped += e.getValue().size();
+                }
+            }
+        }
+        return dropped;
+    }
+
+    private static boolean tagged(Variants variants, java.util.Set<String> tags) {
+        for (int i = 0; i < variants.size(); i++) {
+            HttpFields fields = variants.get(i).answer().headers();
+            if (CacheTags.tagged(fields)) {
+                for (String t : CacheTags.of(fields)) {
+                    if (tags.contains(t)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Drops every stored answer (the member fenced: it may have missed a purge). */
+    void dropAll() {
+        cache.invalidateAll();
+    }
+
+    /** The marks its purges and fences keep. */
+    public PurgeMarks marks() {
+        return marks;
     }
 
     /**

@@ -161,4 +161,26 @@ class NearCacheTest {
         assertThat(kept.has("X-Owner")).isFalse();
         assertThat(kept.has("X-Trace")).isFalse();
     }
+
+    @Test
+    void aPurgeDropsTheCopiesOfItsKeysAndTagsAndKeepsAnAnswerItOvertookOut() {
+        io.ketama.router.serving.PurgeMarks marks = new io.ketama.router.serving.PurgeMarks();
+        NearCache purged = new NearCache(1 << 20, Duration.ofSeconds(1), hot, POLICY, ticker::get, marks);
+        ask("a", 4);
+        ask("b", 4);
+        ask("c", 4);
+        assertThat(purged.offer("a", PLAIN, fresh("a"), wall.get())).isTrue();
+        assertThat(purged.offer("b", PLAIN, answer("b", 0, "Cache-Control", "max-age=60", "Cache-Tag", "x,y"), wall.get())).isTrue();
+        assertThat(purged.offer("c", PLAIN, fresh("c"), wall.get())).isTrue();
+        long forwarded = marks.mark(); // a forward of "a" under way
+        marks.purged(java.util.List.of("a"), java.util.Set.of("y"));
+        assertThat(purged.purge(java.util.List.of("a"), java.util.Set.of("y"))).isEqualTo(2);
+        assertThat(purged.holds("a")).isFalse();
+        assertThat(purged.holds("b")).isFalse();
+        assertThat(purged.holds("c")).isTrue();
+        assertThat(purged.offer("a", PLAIN, fresh("old a"), wall.get(), forwarded)).as("its forward started before the purge").isFalse();
+        assertThat(purged.offer("a", PLAIN, fresh("new a"), wall.get(), marks.mark())).isTrue();
+        marks.fence("a test");
+        assertThat(purged.size()).as("a fence drops every copy").isZero();
+    }
 }

@@ -56,15 +56,29 @@ class DemoOriginTest {
     }
 
     @Test
-    void aPrivatePageNamesItsCookieAndAnyOtherMethodIs405() throws Exception {
+    void aPrivatePageNamesItsCookieAWriteIsTakenAndAnyOtherMethodIs405() throws Exception {
         DemoOrigin origin = new DemoOrigin(Duration.ZERO);
         OriginAnswer page = origin.fetch(new OriginRequest("GET", "/private/p", io.ketama.router.caching.HttpFields.of(
                 "Cookie", "session=alice"), null)).toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertThat(page.headers().first("Cache-Control")).isEqualTo("private, max-age=3600");
         assertThat(new String(page.body(), java.nio.charset.StandardCharsets.ISO_8859_1)).contains("for session=alice");
-        OriginAnswer post = origin.fetch(new OriginRequest("POST", "/k", io.ketama.router.caching.HttpFields.EMPTY, new byte[1]))
+        OriginAnswer post = origin.fetch(new OriginRequest("POST", "/k", io.ketama.router.caching.HttpFields.EMPTY, new byte[3]))
                 .toCompletableFuture().get(10, TimeUnit.SECONDS);
-        assertThat(post.status()).isEqualTo(405);
-        assertThat(post.headers().first("Allow")).isEqualTo("GET, HEAD");
+        assertThat(post.status()).isEqualTo(200);
+        assertThat(post.headers().first("Cache-Control")).isEqualTo("no-store");
+        assertThat(new String(post.body(), java.nio.charset.StandardCharsets.ISO_8859_1)).isEqualTo("the demo origin took a POST of 3 bytes to /k\n");
+        OriginAnswer options = origin.fetch(new OriginRequest("OPTIONS", "/k", io.ketama.router.caching.HttpFields.EMPTY, null))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(options.status()).isEqualTo(405);
+        assertThat(options.headers().first("Allow")).isEqualTo("GET, HEAD, POST, PUT, PATCH, DELETE");
+    }
+
+    @Test
+    void everyAnswerIsTaggedWithItsFirstPathSegment() {
+        assertThat(DemoOrigin.tag("/images/logo.png?w=200")).isEqualTo("images");
+        assertThat(DemoOrigin.tag("/logo.png")).isEqualTo("root");
+        assertThat(DemoOrigin.tag("/")).isEqualTo("root");
+        assertThat(DemoOrigin.tag("images/a")).as("a /cache/ key").isEqualTo("images");
+        assertThat(DemoOrigin.tag("//a")).isEqualTo("root");
     }
 }

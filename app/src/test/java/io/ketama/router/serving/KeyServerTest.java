@@ -233,4 +233,22 @@ class KeyServerTest {
         assertThat(hit.answer().headers().has("X-Owner")).as("private=X-Owner: not in a shared cache").isFalse();
         assertThat(origin.requests).hasSize(1);
     }
+
+    @Test
+    void anAnswerAPurgeOvertookReachesItsClientAndItsWaitersButIsNotStored() throws Exception {
+        CompletionStage<Served> first = server.serve(get("k"), null);
+        CompletionStage<Served> waiter = server.serve(get("k"), null);
+        server.purge(List.of("k"), java.util.Set.of()); // the origin changed and was purged while the old answer was on its way
+        origin.answer(0, 200, "old", "Cache-Control", "max-age=60");
+        assertThat(body(now(first))).as("the client that asked before the purge").isEqualTo("old");
+        assertThat(server.cache().peek("k")).as("stored nowhere").isNull();
+        origin.answer(1, 200, "new", "Cache-Control", "max-age=60");
+        assertThat(body(now(waiter))).as("a waiter takes only a stored answer: it asked the origin itself").isEqualTo("new");
+        assertThat(server.cache().peek("k")).as("it too started before the purge: not stored either").isNull();
+        CompletionStage<Served> later = server.serve(get("k"), null);
+        origin.answer(2, 200, "new", "Cache-Control", "max-age=60");
+        assertThat(now(later).cache()).isEqualTo(CacheStatus.MISS);
+        assertThat(server.hit(get("k")).cache()).as("a fetch started after the purge stores its answer").isEqualTo(CacheStatus.HIT);
+        assertThat(origin.requests).hasSize(3);
+    }
 }

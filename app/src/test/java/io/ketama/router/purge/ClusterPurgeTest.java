@@ -1,0 +1,174 @@
+package io.ketama.router.purge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.ketama.router.caching.CachePolicy;
+import io.ketama.router.caching.CacheRequest;
+import io.ketama.router.caching.CacheSettings;
+import io.ketama.router.caching.HttpFields;
+import io.ketama.router.caching.OriginAnswer;
+import io.ketama.router.caching.SharedStrings;
+import io.ketama.router.forwarding.LoopbackPeers;
+import io.ketama.router.serving.LocalCache;
+import io.ketama.router.serving.Members;
+import io.ketama.router.serving.PurgeMarks;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Purges across real Hazelcast members on 127.0.0.1 (one JVM): every member drops what it holds,
+ * and the answer says who confirmed; a member that cannot, one cut off, and one that comes back from
+ * the other side of a split.
+ */
+class ClusterPurgeTest {
+
+    private static final CachePolicy POLICY = new CachePolicy(CacheSettings.defaults());
+    private static final CacheRequest PLAIN = CacheRequest.get(HttpFields.EMPTY);
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    private final LoopbackPeers peers = new LoopbackPeers();
+    private final List<ClusterPurge> started = new ArrayList<>();
+
+    /** One service member's purge parts. */
+    private record Node(HazelcastInstance hz, LocalCache cache, ClusterPurge purge) {
+        String address() {
+            return Members.address(hz.getCluster().getLocalMember());
+        }
+    }
+
+    private Node node(long joinGraceMillis, long startedAt) {
+        HazelcastInstance hz = peers.start(config -> {
+            PurgeSerialization.configure(config);
+            config.getMemberAttributeConfig().setAttribute(ClusterPurge.STARTED_ATTRIBUTE, Long.toString(startedAt));
+        });
+        PurgeMarks marks = new PurgeMarks();
+        LocalCache cache = new LocalCache(1 << 20, 8, SharedStrings.FIELDS, marks);
+        ClusterPurge purge = ClusterPurge.start(hz, new MemberPurge(cache, null), marks, TIMEOUT, Duration.ofMinutes(10), Set::of,
+                joinGraceMillis);
+        started.add(purge);
+        return new Node(hz, cache, purge);
+    }
+
+    private Node node() {
+        return node(ClusterPurge.JOIN_GRACE_MILLIS, System.currentTimeMillis());
+    }
+
+    @AfterEach
+    void stop() {
+        started.forEach(ClusterPurge::close);
+        peers.close();
+    }
+
+    private static OriginAnswer answer(String body, String... fields) {
+        return new OriginAnswer(200, HttpFields.of(fields).with("Cache-Control", "max-age=3600"), body.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static void store(Node n, String key, OriginAnswer a) {
+        n.cache().store(key, a, null, PLAIN, POLICY);
+    }
+
+    private static PurgeOutcome purge(Node from, List<String> keys, Set<String> tags) throws Exception {
+        return from.purge().purge(new PurgeCommand(keys, tags)).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aPurgeByKeyOrTagIsDroppedByEveryMemberAndConfirmedByAll() throws Exception {
+        List<Node> nodes = List.of(node(), node(), node());
+        peers.awaitMembers(3, Duration.ofSeconds(30));
+        for (Node n : nodes) {
+            store(n, "/a", answer("a"));
+            store(n, "/t", answer("t", "Surrogate-Key", "group front"));
+            store(n, "/u", answer("u"));
+        }
+        PurgeOutcome byKey = purge(nodes.get(1), List.of("/a"), Set.of());
+        assertThat(byKey.complete()).as("%s", byKey).isTrue();
+        assertThat(byKey.confirmed()).containsExactlyInAnyOrderElementsOf(nodes.stream().map(Node::address).toList());
+        assertThat(byKey.dropped()).isEqualTo(3);
+        PurgeOutcome byTag = purge(nodes.get(2), List.of(), Set.of("group"));
+        assertThat(byTag.complete()).isTrue();
+        assertThat(byTag.dropped()).isEqualTo(3);
+        for (Node n : nodes) {
+            assertThat(n.cache().peek("/a")).isNull();
+            assertThat(n.cache().peek("/t")).isNull();
+            assertThat(n.cache().peek("/u")).as("an answer neither purge named").isNotNull();
+        }
+        System.out.printf("ClusterPurgeTest: a purge of one key confirmed by 3 members in %d ms, of a tag in %d ms%n", byKey.millis(),
+                byTag.millis());
+    }
+
+    @Test
+    void aMemberThatCannotReadAPurgeIsNamedAsNotConfirmedAndAskedAgain() throws Exception {
+        Node a = node();
+        Node b = node();
+        HazelcastInstance older = peers.start(config -> { }); // a release before purges: no payload factory
+        peers.awaitMembers(3, Duration.ofSeconds(30));
+        store(b, "/a", answer("a"));
+        PurgeOutcome outcome = purge(a, List.of("/a"), Set.of());
+        assertThat(outcome.complete()).isFalse();
+        assertThat(outcome.confirmed()).containsExactlyInAnyOrder(a.address(), b.address());
+        assertThat(outcome.notConfirmed()).containsOnlyKeys(Members.address(older.getCluster().getLocalMember()));
+        assertThat(outcome.notConfirmed().values().iterator().next()).contains("asked again every second");
+        assertThat(b.cache().peek("/a")).isNull();
+        assertThat(a.purge().pendingMembers()).isEqualTo(1);
+        assertThat(a.purge().notConfirmed()).isEqualTo(1);
+    }
+
+    @Test
+    void aMemberCutOffByFailureIsNamedUntilItComesBack() throws Exception {
+        Node a = node();
+        Node b = node();
+        Node c = node();
+        peers.awaitMembers(3, Duration.ofSeconds(30));
+        String gone = c.address();
+        c.hz().getLifecycleService().terminate();
+        await(() -> a.hz().getCluster().getMembers().size() == 2 && a.purge().missing().contains(gone), "the others drop it");
+        PurgeOutcome outcome = purge(a, List.of("/a"), Set.of());
+        assertThat(outcome.complete()).isFalse();
+        assertThat(outcome.confirmed()).containsExactlyInAnyOrder(a.address(), b.address());
+        assertThat(outcome.notConfirmed()).containsOnlyKeys(gone);
+        assertThat(outcome.notConfirmed().get(gone)).contains("cut off from this member by failure")
+                .contains("it drops everything it holds when it comes back");
+    }
+
+    @Test
+    void aMemberThatJoinsAfterRunningLongComesBackFromASplitAndEveryMemberDropsWhatItHeld() throws Exception {
+        long grace = 1_000;
+        Node a = node(grace, System.currentTimeMillis());
+        Node b = node(grace, System.currentTimeMillis());
+        peers.awaitMembers(2, Duration.ofSeconds(30));
+        Thread.sleep(grace + 100); // both have run past the grace: a member joining now may come back
+        store(a, "/a", answer("a"));
+        store(b, "/b", answer("b"));
+
+        node(grace, System.currentTimeMillis()); // starts now: no fence
+        peers.awaitMembers(3, Duration.ofSeconds(30));
+        Thread.sleep(500);
+        assertThat(a.cache().peek("/a")).as("a member that just started holds nothing it missed").isNotNull();
+        assertThat(a.purge().marks().fences()).isZero();
+
+        node(grace, System.currentTimeMillis() - 60_000); // has run for a minute: it comes back from the other side
+        peers.awaitMembers(4, Duration.ofSeconds(30));
+        await(() -> a.purge().marks().fences() == 1 && b.purge().marks().fences() == 1, "both fence");
+        assertThat(a.cache().peek("/a")).isNull();
+        assertThat(b.cache().peek("/b")).isNull();
+        assertThat(a.purge().marks().lastFence()).contains("joined after running for 60 s");
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within 30 s: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
