@@ -23,8 +23,10 @@ import java.util.Map;
  * @param pointsPerWeight points per weight unit (160 nominal points per server for a memcached style)
  * @param style           how addresses (and, for a memcached style, keys) are hashed
  * @param hashTag         twemproxy's {@code hash_tag} ({@code --hash-tag XY}), or null
+ * @param syntax          whose syntax the servers file is in: the style, or for {@code diff --against FILE --ring v2}
+ *                        after a client's style, that client's (its servers then hashed by address, nginx style)
  */
-record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashStyle style, String hashTag) {
+record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashStyle style, String hashTag, HashStyle syntax) {
 
     static final String SERVERS = "--servers";
     static final String RING = "--ring";
@@ -61,14 +63,16 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
                 throw new CliException(HASH_TAG + ": " + e.getMessage());
             }
         }
+        HashStyle syntax = style;
         if (style.placesKeys()) {
             if (ownRing && args.has(STYLE)) {
                 throw new CliException(STYLE + " " + style.label() + " fixes the points of the ring as its clients make them; "
                         + RING + " and " + POINTS + " go only with " + STYLE + " nginx or pingora");
             }
             if (!ownRing) {
-                return new RingOptions(servers, null, MEMCACHED_POINTS_PER_SERVER, style, tag);
+                return new RingOptions(servers, null, MEMCACHED_POINTS_PER_SERVER, style, tag, style);
             }
+            syntax = style; // the same file, read the client's way
             style = HashStyle.NGINX; // --against with its own --ring: an nginx-style ring unless it names a style
         }
         String ringText = args.has(RING) ? args.get(RING) : inherited != null ? inherited.get(RING) : null;
@@ -80,7 +84,7 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
         }
         Arguments pointsSource = args.has(POINTS) || inherited == null ? args : inherited;
         int points = pointsSource.intValue(POINTS, 1, KetamaRing.MAX_POINTS_PER_WEIGHT, version.defaultPointsPerWeight());
-        return new RingOptions(servers, version, points, style, null);
+        return new RingOptions(servers, version, points, style, null, syntax);
     }
 
     /** Why nginx stops at {@code address} in a server line ("invalid port"), or null when it takes it. */
@@ -102,6 +106,20 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
     private static boolean isPort(String digits) {
         String t = digits.replaceFirst("^0+", "");
         return !t.isEmpty() && t.length() <= 5 && Integer.parseInt(t) <= 65535;
+    }
+
+    /** {@code host:port} of a twemproxy line ({@code host:port:weight [name]}) or of a Dubbo provider URL. */
+    private String plainAddress(String written) {
+        String text = written.split("\\s+")[0];
+        if (syntax == HashStyle.TWEMPROXY_FNV1A_64 || syntax == HashStyle.TWEMPROXY_MD5) {
+            return text.substring(0, text.lastIndexOf(':'));
+        }
+        if (syntax == HashStyle.DUBBO) {
+            int scheme = text.indexOf("://");
+            text = scheme >= 0 ? text.substring(scheme + 3) : text;
+            return text.split("[/?]")[0];
+        }
+        return text;
     }
 
     /** Reads the servers file and builds the ring; each node's payload is its address as written. */
@@ -145,13 +163,13 @@ record RingOptions(Path servers, RingVersion version, int pointsPerWeight, HashS
 
     /** The servers file's nodes, each checked as the hash style takes it. */
     List<Node<String>> nodes() throws CliException {
-        List<ServerEntry> entries = ServersFile.read(servers, style);
+        List<ServerEntry> entries = ServersFile.read(servers, syntax);
         List<Node<String>> nodes = new ArrayList<>(entries.size());
         Map<HashIdentity, Integer> seen = new HashMap<>();
         for (ServerEntry e : entries) {
             HashIdentity identity;
             try {
-                identity = style.identity(e.address());
+                identity = style.identity(style == syntax ? e.address() : plainAddress(e.address()));
             } catch (IllegalArgumentException ex) {
                 throw new CliException(servers + " line " + e.line() + ": " + ex.getMessage() + " (--hash-style " + style.label() + ")");
             }

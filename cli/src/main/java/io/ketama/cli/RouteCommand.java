@@ -13,7 +13,7 @@ import java.util.Arrays;
  * {@code \r} belongs to the key; a last line without {@code \n} is a key too). The line is the
  * owner's address exactly as written in the servers file or, with {@code --candidates K}, the
  * first K distinct servers in failover order separated by single spaces (fewer when the ring has
- * fewer servers, or for spymemcached, whose seven probes may find fewer).
+ * fewer servers, or for spymemcached and xmemcached, whose probes may find fewer).
  *
  * <p>Built for batches: keys are hashed straight from a 64 KiB input buffer and the answers are
  * precomputed address bytes copied into a buffered output, so nothing is allocated per key.
