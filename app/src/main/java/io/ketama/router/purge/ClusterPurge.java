@@ -100,6 +100,8 @@ public final class ClusterPurge implements AutoCloseable {
             return t;
         });
         hazelcast.getUserContext().put(MemberPurge.USER_CONTEXT_KEY, local);
+        marks.onFence(() -> LOG.warnf("purge fence: member %s dropped every stored answer and near copy it held: %s", localAddress,
+                marks.lastFence()));
         this.membership = hazelcast.getCluster().addMembershipListener(new Listener());
         this.lifecycle = hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);
         marks.tick();
@@ -265,8 +267,7 @@ public final class ClusterPurge implements AutoCloseable {
     }
 
     private void fence(String why) {
-        marks.fence(why);
-        LOG.warnf("purge fence: member %s dropped every stored answer and near copy it held: %s", localAddress, why);
+        marks.fence(why); // logged by the listener registered at the start, as a fence on a stand-still is
     }
 
     private final class Listener implements MembershipListener {
