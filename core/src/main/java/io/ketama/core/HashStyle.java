@@ -9,14 +9,18 @@ import java.util.Objects;
  *
  * <p>{@link #NGINX} and {@link #PINGORA} only say how a server's address becomes its
  * {@link HashIdentity}; the ring is then built by a {@link RingVersion} (CRC-32 points and keys).
- * The memcached styles decide everything, so their rings are built with
- * {@link KetamaRing#build(HashStyle, java.util.List)}:
+ * Every other style is a client's or proxy's whole ring and decides everything, so its rings are
+ * built with {@link KetamaRing#build(HashStyle, java.util.List)} (or with {@link Options}): the
+ * memcached ketama family (spymemcached, hashring, twemproxy, libmemcached, Dubbo, xmemcached),
+ * each of whose constants states, with the program and version it matches:
  * <ul>
- *   <li>the server text hashed for points ({@code text-i}, as written; see {@link #identity});</li>
- *   <li>points: MD5 of {@code text-i}, four little-endian 32-bit points per digest;</li>
+ *   <li>the server text hashed for points ({@code text-i}, {@code text + i} for Dubbo; see {@link #identity});</li>
+ *   <li>points: MD5 of that text, four little-endian 32-bit points per digest (one point per text for
+ *       unweighted libmemcached);</li>
  *   <li>points per server, from the weights;</li>
  *   <li>which server keeps a point that several generate;</li>
- *   <li>the key hash: the first 4 bytes of MD5(key), little-endian;</li>
+ *   <li>the key hash: the first 4 bytes of MD5(key), little-endian, or twemproxy's {@code fnv1a_64},
+ *       or libmemcached's one-at-a-time;</li>
  *   <li>the failover order.</li>
  * </ul>
  * Lookups of every style go through the same compact point table and are allocation-free.
@@ -274,6 +278,9 @@ public enum HashStyle {
                 throw new IllegalArgumentException("server '" + server + "' has an empty name");
             }
             return name;
+        }
+        if (text.indexOf(':') < 0 && !text.isEmpty()) {
+            return text; // a server name alone (an extension member's node id, say)
         }
         String[] parts = text.split(":", -1);
         if (parts.length < 2 || parts.length > 3 || parts[0].isEmpty() || !isDecimal(parts[1])) {

@@ -466,6 +466,15 @@ public final class KetamaRing<T> {
      *   <li>{@link HashStyle#SPYMEMCACHED}: the distinct owners of spymemcached's seven probes, in
      *       probe order (its {@code getSequence(key)}); often fewer than all nodes, after which
      *       spymemcached goes back to the owner.</li>
+     *   <li>{@link HashStyle#XMEMCACHED}: the distinct owners of its {@code nextHash} probes (one
+     *       plus one per server).</li>
+     *   <li>{@link HashStyle#TWEMPROXY_FNV1A_64}, {@link HashStyle#TWEMPROXY_MD5},
+     *       {@link HashStyle#LIBMEMCACHED_WEIGHTED} (and the other libmemcached styles over unequal
+     *       weights): the owner on the ring built again without the nodes listed before, as an
+     *       ejection rebuilds it (each step builds a ring).</li>
+     *   <li>{@link HashStyle#DUBBO} and the unweighted libmemcached styles: the ring walk with the
+     *       nodes of a shared point in tie order, which is what re-selecting or rebuilding without
+     *       the nodes before gives when a server's points do not depend on the others.</li>
      * </ul>
      */
     public Iterator<Node<T>> failover(byte[] key) {
