@@ -41,6 +41,18 @@ public interface KetamaConfig {
      * (write it as the clients name the server, e.g. {@code 10.0.0.1:11211}), else its address.
      * The members are ordered by that text, not by the clients' server list, so a point two servers
      * share (a 100-server ring has one with a probability of about 3 %) may go to the other of the two.
+     * <p>
+     * The rest of the ketama family works the same way: {@code twemproxy-fnv1a-64},
+     * {@code twemproxy-md5}, {@code libmemcached-weighted}, {@code libmemcached-ketama},
+     * {@code libmemcached-ketama-md5}, {@code libmemcached-spymemcached}, {@code dubbo} and
+     * {@code xmemcached} make v1 the ring of twemproxy 0.5.0, libmemcached 1.1.4, Dubbo 3.3.5's
+     * {@code ConsistentHashLoadBalance} or xmemcached 2.4.8 (each one's rules: core's
+     * {@code HashStyle}). Give each member, as its node id, what that program names the server by:
+     * a twemproxy server's name (or {@code host:port}), {@code host:port} for libmemcached and
+     * Dubbo, {@code IP:port} for xmemcached. twemproxy gives a shared point to the name that sorts
+     * first, as the members are sorted, so its ring is kept exactly; libmemcached and Dubbo give it
+     * by their server list's order, which the members do not know (the caveat above). twemproxy's
+     * {@code hash_tag} is not taken here (none), nor Dubbo's {@code hash.nodes} (160).
      */
     @WithDefault("pingora")
     HashStyle hashStyle();
