@@ -12,6 +12,9 @@
 #             member: GET /cache/k/N, so 2/3 of the keys are forwarded
 #   bare      a bare endpoint of the same app on the same member (GET /bench/bare, a constant 1 KiB)
 #   local     local hits: only keys the entry member owns, all cached, entering on that member
+#   purging   the service setup again while one curl sends PURGE /cache/k/N for keys 1, 2, ... at
+#             THROUGHPUT_PURGE_RATE a second to the entry member (each a purge confirmed by all three
+#             members): the request path's p50/p99 beside the service setup's, rounds interleaved
 #   overload  issue 9 point 3, with the open-loop generator of this module (io.ketama.load.throughput.Overload):
 #             peak = the higher goodput of two closed loops (32 and 256 in flight); then 0.5x and 2x that rate at fixed arrival
 #             times over up to 1024 connections
@@ -46,6 +49,7 @@
 #   THROUGHPUT_PORT_BASE [19000]   THROUGHPUT_MEMBER_HEAP [512m]
 #   THROUGHPUT_MEMBER_OPTS [] extra member JVM options; {i} in them becomes the member's index 0, 1, 2
 #                             (e.g. -Dketama.router.forward.binary.port=1930{i})
+#   THROUGHPUT_PURGE_RATE [20] purges a second in the purging setup
 #   THROUGHPUT_BARE_PATH [/bench/bare]   THROUGHPUT_FAILOVER_SECONDS [20]   THROUGHPUT_KILL_AT [5]
 #   THROUGHPUT_OVERLOAD_ENTRY [all] (or one)   THROUGHPUT_OVERLOAD_CONNECTIONS [1024]   THROUGHPUT_OVERLOAD_SECONDS [20]
 #   THROUGHPUT_MEMBER_CPUS [] CPUs the members and nginx may run on (taskset -c list, e.g. 1); THROUGHPUT_GENERATOR_CPUS []
@@ -81,6 +85,12 @@ CONNS=${THROUGHPUT_CONNECTIONS:-32}
 BASE=${THROUGHPUT_PORT_BASE:-19000}
 MEMBER_HEAP=${THROUGHPUT_MEMBER_HEAP:-512m}
 BARE_PATH=${THROUGHPUT_BARE_PATH:-/bench/bare}
+PURGE_RATE=${THROUGHPUT_PURGE_RATE:-20}
+# the members' admin token (PURGE needs it); made per run, never printed
+ADMIN_TOKEN="throughput-$$-$(date +%s%N)"
+export QUARKUS_KETAMA_ADMIN_TOKEN=$ADMIN_TOKEN
+PURGER_PID=""
+declare -A PURGES_SENT=() PURGES_OK=()
 FAILOVER_SECONDS=${THROUGHPUT_FAILOVER_SECONDS:-20}
 KILL_AT=${THROUGHPUT_KILL_AT:-5}
 OVERLOAD_ENTRY=${THROUGHPUT_OVERLOAD_ENTRY:-all}
@@ -118,11 +128,12 @@ num() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 must be a whole number, was '$2'"; }
 for v in SECS:THROUGHPUT_SECONDS WARMUP:THROUGHPUT_WARMUP ROUNDS:THROUGHPUT_ROUNDS KEYS:THROUGHPUT_KEYS THREADS:THROUGHPUT_THREADS \
   CONNS:THROUGHPUT_CONNECTIONS BASE:THROUGHPUT_PORT_BASE FAILOVER_SECONDS:THROUGHPUT_FAILOVER_SECONDS \
   KILL_AT:THROUGHPUT_KILL_AT OVERLOAD_CONNECTIONS:THROUGHPUT_OVERLOAD_CONNECTIONS \
-  OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS OVERLOAD_RATE:THROUGHPUT_OVERLOAD_RATE NGINX_INFLIGHT:THROUGHPUT_NGINX_INFLIGHT PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS; do
+  OVERLOAD_SECONDS:THROUGHPUT_OVERLOAD_SECONDS OVERLOAD_RATE:THROUGHPUT_OVERLOAD_RATE NGINX_INFLIGHT:THROUGHPUT_NGINX_INFLIGHT PROFILE_SECONDS:THROUGHPUT_PROFILE_SECONDS PURGE_RATE:THROUGHPUT_PURGE_RATE; do
   var=${v%%:*}
   num "${v#*:}" "${!var}"
 done
 ((NGINX_INFLIGHT >= 1)) || die "THROUGHPUT_NGINX_INFLIGHT must be at least 1, was $NGINX_INFLIGHT"
+((PURGE_RATE >= 1)) || die "THROUGHPUT_PURGE_RATE must be at least 1, was $PURGE_RATE"
 ((ROUNDS >= 1 && ROUNDS <= 9)) || die "THROUGHPUT_ROUNDS must be in [1, 9], was $ROUNDS"
 ((SECS >= 1 && KEYS >= 3 && THREADS >= 1 && CONNS >= THREADS)) || die "need THROUGHPUT_SECONDS >= 1, THROUGHPUT_KEYS >= 3, 1 <= THROUGHPUT_THREADS <= THROUGHPUT_CONNECTIONS"
 ((BASE >= 1024 && BASE + 703 <= 65535)) || die "THROUGHPUT_PORT_BASE must be in [1024, 64832], was $BASE"
@@ -145,12 +156,12 @@ STEPS=("$@")
 [[ ${#STEPS[@]} -gt 0 ]] || STEPS=(nginx service bare local overload failover)
 for s in "${STEPS[@]}"; do
   case "$s" in
-    nginx | service | bare | local | overload | overload-nginx | failover | profile | transports) ;;
-    *) die "unknown step '$s'; allowed: nginx, service, bare, local, overload, overload-nginx, failover, profile, transports" ;;
+    nginx | service | purging | bare | local | overload | overload-nginx | failover | profile | transports) ;;
+    *) die "unknown step '$s'; allowed: nginx, service, purging, bare, local, overload, overload-nginx, failover, profile, transports" ;;
   esac
 done
 wants() { local s; for s in "${STEPS[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
-wants_members() { wants service || wants bare || wants local || wants overload || wants failover || wants profile; }
+wants_members() { wants service || wants purging || wants bare || wants local || wants overload || wants failover || wants profile; }
 wants_jar() { wants_members || wants transports; }
 
 # --- prerequisites ---------------------------------------------------------------------------
@@ -219,6 +230,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   if [[ -n $CHILD_PID ]]; then stop_pid "$CHILD_PID" 5; fi
+  if [[ -n $PURGER_PID ]]; then stop_pid "$PURGER_PID" 2; fi
   stop_members
   stop_nginx
   if ((LOCK_MADE)) && ! lock_held_by_other "$QUIET_LOCK"; then rm -f "$QUIET_LOCK"; fi
@@ -756,6 +768,23 @@ for ((round = 1; round <= ROUNDS; round++)); do
   if wants service; then
     measure service "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -) $(nginx_pids)" random /cache/k/ "$KEYS"
   fi
+  if wants purging; then
+    # one curl, serial transfers at a fixed rate, for as long as the warm-up and the measured run take
+    # (it ends by itself: killed, it would lose the status codes it has not flushed)
+    purge_warm=$WARMUP
+    ((round == 1 || purge_warm <= 3)) || purge_warm=3
+    purges=$(((purge_warm + SECS) * PURGE_RATE))
+    curl -s -o /dev/null --max-time $((WARMUP + SECS + 20)) --rate "$PURGE_RATE/s" -X PURGE \
+      -H "Authorization: Bearer $ADMIN_TOKEN" -w '%{http_code}\n' "http://$HOST:$ENTRY/cache/k/[1-$purges]" \
+      >"$WORK/purges-$round.codes" 2>"$WORK/purges-$round.err" &
+    PURGER_PID=$!
+    measure purging "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -) $(nginx_pids)" random /cache/k/ "$KEYS"
+    wait "$PURGER_PID" || log "[purging/$round] the purging curl ended with status $?: $(head -c 300 "$WORK/purges-$round.err")"
+    PURGER_PID=""
+    PURGES_SENT[$round]=$(grep -c . "$WORK/purges-$round.codes" || true)
+    PURGES_OK[$round]=$(grep -c '^200$' "$WORK/purges-$round.codes" || true)
+    log "[purging/$round] purges answered: ${PURGES_SENT[$round]}, of them 200 (every member confirmed): ${PURGES_OK[$round]}"
+  fi
   if ((HAS_BARE)); then
     measure bare "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" random "$BARE_PATH?k=" "$KEYS"
   fi
@@ -815,8 +844,9 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   echo "| setup | round | req/s | p50 ms | p99 ms | errors | CPU µs/req (setup) | wrk cores | other cores |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   declare -A WHAT=([nginx]="nginx, \`hash \$request_uri consistent\` hop to 3 owners" [service]="service, 3 members, entering on one (2/3 forwarded)"
+    [purging]="the same service while PURGE arrives at $PURGE_RATE/s"
     [bare]="bare endpoint of the app ($BARE_PATH)" [local]="local hit on the owner (keys it owns)")
-  for setup in nginx service bare local; do
+  for setup in nginx service purging bare local; do
     rows=()
     for r in "${ROWS[@]}"; do [[ ${r%/*} == "$setup" ]] && rows+=("$r"); done
     ((${#rows[@]} > 0)) || continue
@@ -849,6 +879,15 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   print_ratio "service ÷ nginx CPU per request" CPU_US service nginx '' ''
   print_ratio "local hit ÷ bare endpoint req/s" RPS local bare '>=' 0.8
   print_ratio "service ÷ bare endpoint req/s" RPS service bare '' ''
+  print_ratio "purging ÷ service p99 (the request path under purges)" P99 purging service '' ''
+  print_ratio "purging ÷ service p50" P50 purging service '' ''
+  print_ratio "purging ÷ service req/s" RPS purging service '' ''
+  print_ratio "purging ÷ service CPU per request" CPU_US purging service '' ''
+  if wants purging; then
+    for ((r = 1; r <= ROUNDS; r++)); do
+      echo "purging round $r: ${PURGES_SENT[$r]:-0} purges answered, ${PURGES_OK[$r]:-0} of them 200 (confirmed by every member)"
+    done
+  fi
   if ((TRANSPORTS_DONE)); then
     echo
     echo "forward transports ($TRANSPORT_KEY), each on a fresh warmed cluster, rounds interleaved with nginx; ratios are medians of per-round ratios:"

@@ -39,6 +39,8 @@ public final class FaultChecker {
     private final MemberHttp http;
     private final HttpClient client;
     private final String token;
+    /** The purges sent during partitions, checked after each heal. */
+    private final List<PurgeCheck> purges = new ArrayList<>();
 
     private FaultChecker(CheckerOptions options) {
         this.options = options;
@@ -127,7 +129,7 @@ public final class FaultChecker {
             writeRaw(load.snapshot(), observer.snapshot());
         }
         writeFigures(figures);
-        return figures.stream().allMatch(FaultFigures::allMet);
+        return figures.stream().allMatch(FaultFigures::allMet) && purges.stream().noneMatch(PurgeCheck::violated);
     }
 
     /** Waits (bounded) until every member is ready and every ring holds every member. */
@@ -171,8 +173,10 @@ public final class FaultChecker {
         }
         long injectAt = now();
         List<AdminChange> changes = new ArrayList<>();
+        List<PurgeCheck> sent = new ArrayList<>();
         if (fault.adminChanges()) {
             changes.addAll(changeOnEachSide(fault, observer, injectAt));
+            sent.addAll(purgeOnEachSide(fault));
         }
         sleepUntil(injectAt + fault.holdMillis());
         log("heal " + fault.label());
@@ -184,6 +188,13 @@ public final class FaultChecker {
         long endAt = now();
         if (!calm) {
             log("not settled within " + options.observeSeconds() + " s of the heal");
+        }
+        for (PurgeCheck p : sent) {
+            PurgeCheck checked = checkAfterHeal(p);
+            purges.add(checked);
+            log("  purge on the " + p.side() + " (m" + p.member() + ", " + p.status() + "): " + checked.checked()
+                    + " answers of its keys read on every member after the heal, " + checked.servedPurged().size()
+                    + " fetched before it" + (checked.servedPurged().isEmpty() ? "" : ": " + checked.servedPurged()));
         }
         return new FaultWindow(fault, injectAt, healAt, endAt, changes, load);
     }
@@ -214,6 +225,56 @@ public final class FaultChecker {
             changes.add(c);
         }
         return changes;
+    }
+
+    /**
+     * Sends each side's first member a purge of keys of its own out of the load's (the load has asked
+     * for them, so most are stored somewhere, on both sides): the side that cannot reach the other
+     * answers 202 naming the members cut off, which must serve none of those answers after the heal.
+     */
+    private List<PurgeCheck> purgeOnEachSide(Fault fault) {
+        List<PurgeCheck> out = new ArrayList<>();
+        String[] names = {"majority", "minority"};
+        int perSide = Math.min(20, Math.max(1, options.keys() / 4));
+        for (int i = 0; i < fault.sides().size() && i < 2; i++) {
+            MemberRef target = members.get(new TreeSet<>(fault.sides().get(i)).first() - 1);
+            List<String> keys = new ArrayList<>();
+            for (int j = 0; j < perSide; j++) {
+                keys.add(Load.key((fault.sequence() * 2 * perSide + i * perSide + j) % options.keys()));
+            }
+            long sentAt = System.currentTimeMillis();
+            String[] answer = http.purge(target, keys, token);
+            log("  purge on the " + names[i] + " (m" + target.index() + ", " + keys.size() + " keys): " + answer[0] + " " + answer[1]);
+            out.add(new PurgeCheck(fault.label(), target.index(), names[i], sentAt, Integer.parseInt(answer[0]), answer[1], keys, 0,
+                    List.of()));
+        }
+        return out;
+    }
+
+    /** Reads every key of {@code p} on every member: the answers fetched before the purge that were served after the heal. */
+    private PurgeCheck checkAfterHeal(PurgeCheck p) {
+        List<String> served = new ArrayList<>();
+        int checked = 0;
+        for (MemberRef m : members) {
+            for (String key : p.keys()) {
+                String[] answer = http.cached(m, key);
+                long readAt = System.currentTimeMillis();
+                if (answer == null) {
+                    continue;
+                }
+                checked++;
+                long age;
+                try {
+                    age = Long.parseLong(answer[0].trim());
+                } catch (NumberFormatException e) {
+                    age = 0;
+                }
+                if (p.fetchedBefore(readAt, age)) {
+                    served.add("m" + m.index() + " " + key + " age " + age + " s " + answer[1]);
+                }
+            }
+        }
+        return new PurgeCheck(p.fault(), p.member(), p.side(), p.sentAtEpoch(), p.status(), p.answer(), p.keys(), checked, served);
     }
 
     /**
@@ -255,7 +316,7 @@ public final class FaultChecker {
     private void writeFigures(List<FaultFigures> figures) throws IOException {
         Path run = options.out().resolve("run.txt");
         String header = Files.exists(run) ? "```\n" + Files.readString(run).strip() + "\n```\n\n" : "";
-        Files.writeString(options.out().resolve("figures.md"), header + Report.markdown(figures, options.bounds()));
+        Files.writeString(options.out().resolve("figures.md"), header + Report.markdown(figures, options.bounds()) + Report.purges(purges));
         List<String> csv = new ArrayList<>();
         csv.add(Report.csvHeader());
         figures.forEach(f -> csv.add(Report.csvRow(f)));

@@ -104,6 +104,42 @@ final class MemberHttp {
         }
     }
 
+    /** Sends {@code POST /q/ketama/purge} naming {@code keys}: the status (0: no answer) and the body, shortened. */
+    String[] purge(MemberRef m, List<String> keys, String token) {
+        StringBuilder body = new StringBuilder("{\"keys\":[");
+        for (int i = 0; i < keys.size(); i++) {
+            body.append(i == 0 ? "" : ",").append('"').append(keys.get(i)).append('"');
+        }
+        body.append("]}");
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(management(m) + "/q/ketama/purge"))
+                    .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString());
+            return new String[] {Integer.toString(r.statusCode()), shorten(r.body())};
+        } catch (IOException e) {
+            return new String[] {"0", e.getClass().getSimpleName() + ": " + e.getMessage()};
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new String[] {"0", "interrupted"};
+        }
+    }
+
+    /** {@code GET /cache/<key>} on {@code m}: its {@code Age} in seconds (0 when absent) and {@code X-Ketama-Cache}; null when no 200. */
+    String[] cached(MemberRef m, String key) {
+        try {
+            HttpResponse<String> r = get(base(m) + "/cache/" + key);
+            if (r.statusCode() != 200) {
+                return null;
+            }
+            return new String[] {r.headers().firstValue("Age").orElse("0"), r.headers().firstValue("X-Ketama-Cache").orElse("?")};
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
     static String base(MemberRef m) {
         return "http://" + m.clientHost() + ":" + HTTP_PORT;
     }

@@ -101,6 +101,29 @@ final class Report {
         return missing == 0 ? r : r + " (" + missing + " never)";
     }
 
+    /**
+     * The purges sent during partitions and what was served of them after each heal; empty when none
+     * was sent.
+     */
+    static String purges(List<PurgeCheck> purges) {
+        if (purges.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\n### Purges during partitions\n\n"
+                + "Each side's first member is sent a purge of keys of its own while the partition lasts; after the heal every key is "
+                + "read on every member, and an answer whose `Age` says it was fetched more than " + PurgeCheck.SLACK_MILLIS / 1000
+                + " s before the purge is a purged answer served again.\n\n"
+                + "| fault | side | member | keys | answer | answers read after the heal | purged answers served after the heal |\n"
+                + "|---|---|---|---:|---|---:|---|\n");
+        for (PurgeCheck p : purges) {
+            md.append("| ").append(p.fault().replace("|", "\\|")).append(" | ").append(p.side()).append(" | m").append(p.member()).append(" | ")
+                    .append(p.keys().size()).append(" | ").append(p.status()).append(' ')
+                    .append(p.answer().replace("|", "\\|")).append(" | ").append(p.checked()).append(" | ")
+                    .append(p.servedPurged().isEmpty() ? "none" : p.servedPurged().size() + ": " + p.servedPurged()).append(" |\n");
+        }
+        return md.toString();
+    }
+
     static String csvHeader() {
         return "sequence,fault,label,connected_sent,connected_failed,connected_max_ms,cutoff_sent,cutoff_ok,cutoff_fast503,cutoff_hung,"
                 + "cutoff_other,cutoff_max_ms,impaired_sent,impaired_failed,served_by_non_owner,bypass,keys_served_by_two,ring_not_ready,"
