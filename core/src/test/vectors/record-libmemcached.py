@@ -7,7 +7,7 @@ import sys
 
 import collide
 
-route, keys_file, out = sys.argv[1:4]
+route, eject, keys_file, out = sys.argv[1:5]
 FAILOVER_KEYS = 1000
 
 def shared_hosts(style):
@@ -34,6 +34,13 @@ def configs(style):
         ("one", ["127.0.0.1:11211:1"]),
     ]
 
+# loopback servers where nothing listens: their failover order comes from real auto-ejection
+EJECT_CONFIGS = [
+    ("eject-unequal3", ["127.0.1.1:11211:1", "127.0.1.2:11211:1", "127.0.1.3:11311:2"]),
+    ("eject-unequal5", ["127.0.1.1:11211:1", "127.0.1.2:11411:2", "127.0.1.3:11211:1", "127.0.1.4:11211:3", "127.0.1.5:11511:1"]),
+    ("eject-equal4", ["127.0.1.%d:%d:1" % (i, 11211 if i % 2 else 11611) for i in range(1, 5)]),
+]
+
 with gzip.open(out, "wt", encoding="utf-8") as w:
     w.write("# libmemcached %s, recorded by core/src/test/vectors/record-libmemcached.sh\n"
             % subprocess.run(["pkg-config", "--modversion", "libmemcached"], capture_output=True, text=True).stdout.strip())
@@ -44,5 +51,15 @@ with gzip.open(out, "wt", encoding="utf-8") as w:
                 w.write("server %s\n" % s)
             res = subprocess.run([route, style, keys_file, str(FAILOVER_KEYS)] + servers,
                                  capture_output=True, text=True, check=True)
+            w.write(res.stdout)
+            w.write("end\n")
+        for name, servers in EJECT_CONFIGS:
+            w.write("config %s %s\n" % (style, name))
+            for s in servers:
+                w.write("server %s\n" % s)
+            res = subprocess.run([route, style, keys_file, "0"] + servers, capture_output=True, text=True, check=True)
+            w.write(res.stdout)
+            res = subprocess.run([eject, style, keys_file, str(FAILOVER_KEYS)] + servers,
+                                 capture_output=True, text=True, check=True, timeout=600)
             w.write(res.stdout)
             w.write("end\n")

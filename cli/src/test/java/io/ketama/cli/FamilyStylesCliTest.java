@@ -84,6 +84,6 @@ class FamilyStylesCliTest {
             }
             configs++;
         }
-        assertThat(configs).isEqualTo(32);
+        assertThat(configs).isEqualTo(44);
     }
 }
