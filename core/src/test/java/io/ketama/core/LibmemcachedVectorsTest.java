@@ -88,6 +88,7 @@ class LibmemcachedVectorsTest {
             }
             KetamaRing<Integer> ring = ring(style(c.style()), c.servers());
             assertThat(ring.collidingPointCount()).as(c.toString()).isPositive();
+            System.out.printf("%s: %d recorded keys land on a shared point%n", c, TwemproxyVectorsTest.keysOnSharedPoints(ring));
         }
     }
 }

@@ -101,6 +101,7 @@ class TwemproxyVectorsTest {
 
     @Test
     void pointCountsAndTiesAsTwemproxyMakesThem() {
+        int sharedKeys = 0;
         for (FamilyVectors.Config c : CONFIGS) {
             KetamaRing<Integer> ring = ring(c, List.of());
             if (c.name().equals("equal25")) {
@@ -108,7 +109,23 @@ class TwemproxyVectorsTest {
             }
             if (c.name().equals("shared") || c.name().equals("named")) {
                 assertThat(ring.collidingPointCount()).as(c.toString()).isPositive();
+                int on = keysOnSharedPoints(ring);
+                System.out.printf("%s: %d recorded keys land on a shared point%n", c, on);
+                sharedKeys += on;
             }
         }
+        assertThat(sharedKeys).as("recorded keys whose owner proves the tie rule").isPositive();
+    }
+
+    /** How many of the keys land on a point several servers made: the keys whose recorded owner proves the tie rule. */
+    static int keysOnSharedPoints(KetamaRing<Integer> ring) {
+        int n = 0;
+        for (String key : KEYS) {
+            int pos = ring.points().position(ring.hashKey(key.getBytes(StandardCharsets.UTF_8)));
+            if (ring.collisions().at(pos) >= 0) {
+                n++;
+            }
+        }
+        return n;
     }
 }
