@@ -143,6 +143,14 @@ class DubboOracleTest {
         KetamaRing<Integer> ring = ring(shared, List.of(0, 1, 2, 3));
         // 2088 + "10".."19" are 20881 + "0".."9", and 2088 + "20".."29" are 20882 + "0".."9": 20 digests, 80 points
         assertThat(ring.collidingPointCount()).isEqualTo(80);
+        int onShared = 0;
+        for (String key : OracleKeys.KEYS) {
+            if (ring.collisions().at(ring.points().position(ring.hashKey(key))) >= 0) {
+                onShared++;
+            }
+        }
+        // these keys' owners were compared with Dubbo's in everyKeyGoesWhereDubboSelects: they prove the tie rule
+        assertThat(onShared).isGreaterThan(100);
         assertThat(ring(cases().get(4), List.of(0, 1, 2, 3)).points().generatedPointsOf(0)).isEqualTo(48);
     }
 }
