@@ -133,7 +133,7 @@ final class RouterParts {
         hazelcast.getUserContext().put(ForwardReceiver.USER_CONTEXT_KEY, receiver);
         this.targets = ForwardTargets.follow(hazelcast, forwarder);
         this.purge = ClusterPurge.start(hazelcast, new MemberPurge(cache, nearCache), marks, settings.purge().timeout(),
-                settings.purge().missingFor(), () -> draining(selector));
+                settings.purge().missingFor(), () -> draining(selector), forwarder::invalidate);
         LOG.infof("ketama-router serving on member %s: %s, cache of %d bytes, forwards by %s, %s, %s, %s", keyServer.memberAddress(),
                 origin, cache.maxBytes(), EnumLabels.label(transport.kind()), redirects, load.enabled()
                         ? "bounded loads (factor " + load.factor() + ", windows of " + load.window().toMillis() + " ms, from "

@@ -112,6 +112,8 @@ final class TestMember implements AutoCloseable {
         config.setProperty("hazelcast.logging.type", "jdk");
         HazelcastForwarding.configure(config, 32, 1024);
         PurgeSerialization.configure(config);
+        config.getMemberAttributeConfig().setAttribute(io.ketama.router.purge.ClusterPurge.STARTED_ATTRIBUTE,
+                Long.toString(System.currentTimeMillis())); // a member of this release: purged by the purge task
         MemberAttributes.publish(config, 1, features, "default", nodeId);
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         ForwardReceiver receiver = new ForwardReceiver();

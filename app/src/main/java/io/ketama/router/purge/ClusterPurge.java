@@ -24,6 +24,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -39,6 +41,9 @@ import org.jboss.logging.Logger;
  * the purge ({@link PurgeMarks}). Otherwise the outcome names the members not confirmed (the call's
  * {@code 202}), and this is what keeps each of them from serving a purged answer when it comes back:
  * <ul>
+ *   <li><b>of the release before purges</b> (a rolling upgrade): a purge by key reaches it over the
+ *       member channel, key by key, as that release's unsafe-method invalidation did; a purge by tag
+ *       cannot, and names it;</li>
  *   <li><b>in the view but silent</b> (slow, its channel failing): the purge is sent again every second
  *       until it confirms or leaves the view;</li>
  *   <li><b>stalled</b> (paused, a long collection): it drops everything it holds before it serves the
@@ -70,6 +75,8 @@ public final class ClusterPurge implements AutoCloseable {
     private final long timeoutMillis;
     private final long missingForMillis;
     private final Supplier<Set<String>> draining;
+    /** Drops one key on a member of the release before purges, over the member channel (channel version 5). */
+    private final BiFunction<Member, String, CompletionStage<Void>> channelInvalidation;
     private final String localAddress;
     private final long started = System.currentTimeMillis();
     /** Members that left by failure: address, when. */
@@ -85,8 +92,10 @@ public final class ClusterPurge implements AutoCloseable {
     private final AtomicLong resent = new AtomicLong();
 
     private ClusterPurge(HazelcastInstance hazelcast, MemberPurge local, PurgeMarks marks, Duration timeout, Duration missingFor,
-                         Supplier<Set<String>> draining, long joinGraceMillis) {
+                         Supplier<Set<String>> draining, BiFunction<Member, String, CompletionStage<Void>> channelInvalidation,
+                         long joinGraceMillis) {
         this.joinGraceMillis = joinGraceMillis;
+        this.channelInvalidation = channelInvalidation;
         this.hazelcast = hazelcast;
         this.local = local;
         this.marks = marks;
@@ -113,17 +122,22 @@ public final class ClusterPurge implements AutoCloseable {
      * Starts purging for this member: registers {@code local} for the others' purges, follows the
      * membership, and watches this JVM for stand-stills.
      *
-     * @param draining the addresses of the members that say they are draining now (they leave gracefully)
+     * @param draining            the addresses of the members that say they are draining now (they leave gracefully)
+     * @param channelInvalidation drops one key on a member over the member channel: how a purge by key
+     *                            reaches a member of the release before purges (it publishes no
+     *                            {@link #STARTED_ATTRIBUTE}) during a rolling upgrade
      */
     public static ClusterPurge start(HazelcastInstance hazelcast, MemberPurge local, PurgeMarks marks, Duration timeout,
-                                     Duration missingFor, Supplier<Set<String>> draining) {
-        return new ClusterPurge(hazelcast, local, marks, timeout, missingFor, draining, JOIN_GRACE_MILLIS);
+                                     Duration missingFor, Supplier<Set<String>> draining,
+                                     BiFunction<Member, String, CompletionStage<Void>> channelInvalidation) {
+        return new ClusterPurge(hazelcast, local, marks, timeout, missingFor, draining, channelInvalidation, JOIN_GRACE_MILLIS);
     }
 
     /** {@link #start} taking a member that has run {@code joinGraceMillis} when it joins as coming back (a test's short one). */
     static ClusterPurge start(HazelcastInstance hazelcast, MemberPurge local, PurgeMarks marks, Duration timeout, Duration missingFor,
-                              Supplier<Set<String>> draining, long joinGraceMillis) {
-        return new ClusterPurge(hazelcast, local, marks, timeout, missingFor, draining, joinGraceMillis);
+                              Supplier<Set<String>> draining, BiFunction<Member, String, CompletionStage<Void>> channelInvalidation,
+                              long joinGraceMillis) {
+        return new ClusterPurge(hazelcast, local, marks, timeout, missingFor, draining, channelInvalidation, joinGraceMillis);
     }
 
     /** The stand-still after which a member fences: three quarters of a purge's wait, at least 500 ms. */
@@ -146,6 +160,18 @@ public final class ClusterPurge implements AutoCloseable {
                 continue;
             }
             String address = Members.address(m);
+            if (startedOf(m) == 0) { // a release before purges: by key over the member channel, or not at all
+                all.add(previousRelease(m, command).handle((v, failure) -> {
+                    if (failure == null) {
+                        confirmed.add(address);
+                    } else {
+                        silent.put(address, failure.getMessage() != null && failure.getMessage().startsWith(PREVIOUS_RELEASE)
+                                ? failure.getMessage() : PREVIOUS_RELEASE + ": its channel failed (" + reason(failure) + ")");
+                    }
+                    return null;
+                }));
+                continue;
+            }
             all.add(send(executor, m, command).handle((n, failure) -> {
                 if (failure == null) {
                     confirmed.add(address);
@@ -173,6 +199,31 @@ public final class ClusterPurge implements AutoCloseable {
             return new PurgeOutcome(command.keys().size(), command.tags().size(), dropped.get(), sorted, names,
                     (System.nanoTime() - start) / 1_000_000);
         });
+    }
+
+    private static final String PREVIOUS_RELEASE = "runs a release before purges";
+
+    /**
+     * A purge sent to a member of the release before purges (rolling upgrade): each key dropped over
+     * the member channel, as that release drops a key an unsafe method changed; tags it cannot read.
+     * Not sent again: what it holds ends with its answers' freshness, or its restart into this release.
+     */
+    private CompletableFuture<Void> previousRelease(Member member, PurgeCommand command) {
+        if (!command.tags().isEmpty()) {
+            return CompletableFuture.failedFuture(new IllegalStateException(PREVIOUS_RELEASE
+                    + ", which cannot purge by tag: what it holds ends with its answers' freshness or its upgrade"));
+        }
+        List<CompletableFuture<Void>> keys = new ArrayList<>(command.keys().size());
+        for (String key : command.keys()) {
+            CompletableFuture<Void> one;
+            try {
+                one = channelInvalidation.apply(member, key).toCompletableFuture();
+            } catch (RuntimeException e) {
+                one = CompletableFuture.failedFuture(e);
+            }
+            keys.add(one);
+        }
+        return CompletableFuture.allOf(keys.toArray(new CompletableFuture[0])).orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     private CompletableFuture<Integer> send(IExecutorService executor, Member member, PurgeCommand command) {

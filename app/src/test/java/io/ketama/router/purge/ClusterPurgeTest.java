@@ -36,6 +36,8 @@ class ClusterPurgeTest {
 
     private final LoopbackPeers peers = new LoopbackPeers();
     private final List<ClusterPurge> started = new ArrayList<>();
+    /** What the purges sent over the member channel (to members of the release before purges), as {@code address key}. */
+    private final List<String> channelInvalidations = java.util.Collections.synchronizedList(new ArrayList<>());
 
     /** One service member's purge parts. */
     private record Node(HazelcastInstance hz, LocalCache cache, ClusterPurge purge) {
@@ -52,7 +54,10 @@ class ClusterPurgeTest {
         PurgeMarks marks = new PurgeMarks();
         LocalCache cache = new LocalCache(64 << 20, 8, SharedStrings.FIELDS, marks);
         ClusterPurge purge = ClusterPurge.start(hz, new MemberPurge(cache, null), marks, TIMEOUT, Duration.ofMinutes(10), Set::of,
-                joinGraceMillis);
+                (member, key) -> {
+                    channelInvalidations.add(Members.address(member) + " " + key);
+                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                }, joinGraceMillis);
         started.add(purge);
         return new Node(hz, cache, purge);
     }
@@ -105,18 +110,36 @@ class ClusterPurgeTest {
     }
 
     @Test
-    void aMemberThatCannotReadAPurgeIsNamedAsNotConfirmedAndAskedAgain() throws Exception {
+    void aMemberOfTheReleaseBeforePurgesIsPurgedByKeyOverTheMemberChannelAndNamedForATag() throws Exception {
         Node a = node();
         Node b = node();
-        HazelcastInstance older = peers.start(config -> { }); // a release before purges: no payload factory
+        HazelcastInstance older = peers.start(config -> { }); // publishes no start: a release before purges
         peers.awaitMembers(3, Duration.ofSeconds(30));
+        String olderAddress = Members.address(older.getCluster().getLocalMember());
         store(b, "/a", answer("a"));
+        PurgeOutcome byKey = purge(a, List.of("/a", "/b"), Set.of());
+        assertThat(byKey.complete()).as("%s", byKey).isTrue();
+        assertThat(byKey.confirmed()).containsExactlyInAnyOrder(a.address(), b.address(), olderAddress);
+        assertThat(channelInvalidations).containsExactlyInAnyOrder(olderAddress + " /a", olderAddress + " /b");
+        assertThat(b.cache().peek("/a")).isNull();
+
+        PurgeOutcome byTag = purge(a, List.of(), Set.of("t"));
+        assertThat(byTag.complete()).isFalse();
+        assertThat(byTag.notConfirmed()).containsOnlyKeys(olderAddress);
+        assertThat(byTag.notConfirmed().get(olderAddress)).startsWith("runs a release before purges, which cannot purge by tag");
+        assertThat(a.purge().pendingMembers()).as("not sent again: it never could").isZero();
+    }
+
+    @Test
+    void aMemberThatFailsAPurgeIsNamedAndAskedAgainUntilItConfirms() throws Exception {
+        Node a = node();
+        HazelcastInstance failing = peers.start(config -> config.getMemberAttributeConfig()
+                .setAttribute(ClusterPurge.STARTED_ATTRIBUTE, Long.toString(System.currentTimeMillis()))); // says it purges; reads none
+        peers.awaitMembers(2, Duration.ofSeconds(30));
         PurgeOutcome outcome = purge(a, List.of("/a"), Set.of());
         assertThat(outcome.complete()).isFalse();
-        assertThat(outcome.confirmed()).containsExactlyInAnyOrder(a.address(), b.address());
-        assertThat(outcome.notConfirmed()).containsOnlyKeys(Members.address(older.getCluster().getLocalMember()));
+        assertThat(outcome.notConfirmed()).containsOnlyKeys(Members.address(failing.getCluster().getLocalMember()));
         assertThat(outcome.notConfirmed().values().iterator().next()).contains("asked again every second");
-        assertThat(b.cache().peek("/a")).isNull();
         assertThat(a.purge().pendingMembers()).isEqualTo(1);
         assertThat(a.purge().notConfirmed()).isEqualTo(1);
     }
