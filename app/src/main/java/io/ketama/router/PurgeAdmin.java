@@ -2,6 +2,7 @@ package io.ketama.router;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ketama.quarkus.AdminToken;
 import io.ketama.router.purge.ClusterPurge;
 import io.ketama.router.purge.MemberPurge;
 import io.ketama.router.purge.PurgeCommand;
@@ -20,7 +21,6 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -198,7 +198,7 @@ class PurgeAdmin {
             problem(rc, 403, "read-only", "Read-only", "no admin token is configured (quarkus.ketama.admin.token): purges are refused");
             return false;
         }
-        if (!matches(rc.request().getHeader(HttpHeaders.AUTHORIZATION), token.get())) {
+        if (!AdminToken.matches(rc.request().getHeader(HttpHeaders.AUTHORIZATION), token.get())) {
             LOG.warnf("ketama purge: %s from %s refused: %s bearer token", what, caller,
                     rc.request().getHeader(HttpHeaders.AUTHORIZATION) == null ? "no" : "a wrong");
             rc.response().putHeader("WWW-Authenticate", "Bearer realm=\"ketama-admin\"");
@@ -206,15 +206,6 @@ class PurgeAdmin {
             return false;
         }
         return true;
-    }
-
-    /** Constant-time comparison of a {@code Bearer} header with the token. */
-    static boolean matches(String authorization, String expected) {
-        if (authorization == null || authorization.length() < 7 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        return MessageDigest.isEqual(authorization.substring(7).trim().getBytes(StandardCharsets.UTF_8),
-                expected.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String caller(HttpServerRequest request) {

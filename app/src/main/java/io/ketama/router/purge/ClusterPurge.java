@@ -166,7 +166,7 @@ public final class ClusterPurge implements AutoCloseable {
                         confirmed.add(address);
                     } else {
                         silent.put(address, failure.getMessage() != null && failure.getMessage().startsWith(PREVIOUS_RELEASE)
-                                ? failure.getMessage() : PREVIOUS_RELEASE + ": its channel failed (" + reason(failure) + ")");
+                                ? failure.getMessage() : PREVIOUS_RELEASE + ", and its member channel " + what(failure));
                     }
                     return null;
                 }));
@@ -246,13 +246,19 @@ public final class ClusterPurge implements AutoCloseable {
         return answer.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
+    private static final String RESENT = "; asked again every second until it answers or leaves";
+
     private static String reason(Throwable failure) {
+        return what(failure) + RESENT;
+    }
+
+    /** What went wrong with a member's answer, in a few words. */
+    private static String what(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof java.util.concurrent.TimeoutException) {
-            return "no answer within the purge's wait; asked again every second until it answers or leaves";
+            return "no answer within the purge's wait";
         }
-        return "failed (" + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
-                + "); asked again every second until it answers or leaves";
+        return "failed (" + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")";
     }
 
     /** What a member that missed {@code a} and {@code b} is sent again: both, or everything where they name too much together. */

@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ketama.testing.FreePorts;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,26 +56,9 @@ class HotSpillIT {
     void anOwnerPastItsBoundSpillsNearCopiesAnswerTheHotKeyAndKillingTheSpillTargetFailsNoRequest() throws Exception {
         assertThat(JarMember.JAR).as("the packaged application (mvn package)").exists();
         long began = System.nanoTime();
-        Path logs = Files.createDirectories(Path.of("target", "hot-spill-it"));
-        List<Integer> ports = FreePorts.take(3);
-        String cluster = "ketama-hot-spill-it-" + UUID.randomUUID();
-        String list = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        List<JarMember> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            List<String> options = new ArrayList<>(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
-                    "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
-                    "-Dquarkus.ketama.hazelcast.cluster-name=" + cluster, "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
-                    "-Dquarkus.ketama.hazelcast.port=" + ports.get(i), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
-                    "-Dquarkus.ketama.hazelcast.members=" + list,
-                    // the bound acts at any rate; everything else (factor 1.25, near copies, hot keys) is the default
-                    "-Dketama.router.bounded-load.min-rate=0", "-Dketama.router.bounded-load.window=200ms"));
-            options.addAll(PauseIT.faultSettings(2));
-            JarMember m = JarMember.start(i, "127.0.0.1:" + ports.get(i), "127.0.0.1", List.of(), options,
-                    logs.resolve("member-" + i + ".log"), TOKEN);
-            STARTED.add(m);
-            m.awaitStarted(Duration.ofSeconds(180));
-            members.add(m);
-        }
+        // the bound acts at any rate; everything else (factor 1.25, near copies, hot keys) is the default
+        List<JarMember> members = JarMember.startLoopback("hot-spill-it", 3,
+                List.of("-Dketama.router.bounded-load.min-rate=0", "-Dketama.router.bounded-load.window=200ms"), TOKEN, STARTED);
         long started = System.nanoTime();
         LoopbackHttp http = new LoopbackHttp();
         Set<String> all = members.stream().map(JarMember::clusterAddress).collect(Collectors.toCollection(TreeSet::new));

@@ -13,8 +13,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,25 +102,8 @@ class HttpCacheIT {
         originServer.start();
         String baseUrl = "http://127.0.0.1:" + originServer.getAddress().getPort() + "/origin";
 
-        Path logs = Files.createDirectories(Path.of("target", "http-cache-it"));
-        List<Integer> ports = FreePorts.take(3);
-        String cluster = "ketama-http-cache-it-" + UUID.randomUUID();
-        String list = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        List<JarMember> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            List<String> options = new ArrayList<>(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
-                    "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
-                    "-Dquarkus.ketama.hazelcast.cluster-name=" + cluster, "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
-                    "-Dquarkus.ketama.hazelcast.port=" + ports.get(i), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
-                    "-Dquarkus.ketama.hazelcast.members=" + list, "-Dketama.router.origin.base-url=" + baseUrl,
-                    "-Dketama.router.bounded-load.min-rate=0", "-Dketama.router.bounded-load.window=200ms"));
-            options.addAll(PauseIT.faultSettings(2));
-            JarMember m = JarMember.start(i, "127.0.0.1:" + ports.get(i), "127.0.0.1", List.of(), options,
-                    logs.resolve("member-" + i + ".log"), TOKEN);
-            STARTED.add(m);
-            m.awaitStarted(Duration.ofSeconds(180));
-            members.add(m);
-        }
+        List<JarMember> members = JarMember.startLoopback("http-cache-it", 3, List.of("-Dketama.router.origin.base-url=" + baseUrl,
+                "-Dketama.router.bounded-load.min-rate=0", "-Dketama.router.bounded-load.window=200ms"), TOKEN, STARTED);
         LoopbackHttp http = new LoopbackHttp();
         Set<String> all = members.stream().map(JarMember::clusterAddress).collect(Collectors.toCollection(TreeSet::new));
         Settle.within(() -> MemberState.readAll(http, members, PROBE), s -> MemberState.agree(s, all), Duration.ofSeconds(2),

@@ -59,6 +59,37 @@ final class JarMember {
         }
     }
 
+    /**
+     * Starts {@code count} members on 127.0.0.1 one after another (three JVMs starting at once on two
+     * cores miss heartbeats), each waited for, joined into a cluster of their own by an explicit
+     * member list, with the fault tests' Hazelcast settings ({@link PauseIT#faultSettings}, a quorum
+     * of 2) and {@code extra} options; each is added to {@code started} as it starts, for the test's
+     * clean-up. Logs under {@code target/<name>/}.
+     */
+    static List<JarMember> startLoopback(String name, int count, List<String> extra, String token, List<JarMember> started)
+            throws IOException, InterruptedException {
+        Path logs = Files.createDirectories(Path.of("target", name));
+        List<Integer> ports = io.ketama.testing.FreePorts.take(count);
+        String cluster = "ketama-" + name + "-" + java.util.UUID.randomUUID();
+        String list = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
+        List<JarMember> members = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            List<String> options = new ArrayList<>(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
+                    "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
+                    "-Dquarkus.ketama.hazelcast.cluster-name=" + cluster, "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
+                    "-Dquarkus.ketama.hazelcast.port=" + ports.get(i), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
+                    "-Dquarkus.ketama.hazelcast.members=" + list));
+            options.addAll(extra);
+            options.addAll(PauseIT.faultSettings(2));
+            JarMember m = start(i, "127.0.0.1:" + ports.get(i), "127.0.0.1", List.of(), options, logs.resolve("member-" + i + ".log"),
+                    token);
+            started.add(m);
+            m.awaitStarted(Duration.ofSeconds(180));
+            members.add(m);
+        }
+        return members;
+    }
+
     /** Waits until the member logged that it started; fails if it exited or failed first. */
     void awaitStarted(Duration deadline) throws InterruptedException {
         long end = System.nanoTime() + deadline.toNanos();

@@ -1,5 +1,6 @@
 package io.ketama.quarkus.runtime;
 
+import io.ketama.quarkus.AdminToken;
 import io.ketama.quarkus.MigrationQuorumException;
 
 import io.vertx.core.buffer.Buffer;
@@ -10,7 +11,6 @@ import io.vertx.ext.web.RoutingContext;
 import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -45,22 +45,13 @@ final class AdminHttp {
             return false;
         }
         String authorization = rc.request().getHeader(HttpHeaders.AUTHORIZATION);
-        if (!matches(authorization, token.get())) {
+        if (!AdminToken.matches(authorization, token.get())) {
             LOG.warnf("ketama admin: %s from %s refused: %s bearer token", what, caller, authorization == null ? "no" : "a wrong");
             rc.response().putHeader("WWW-Authenticate", "Bearer realm=\"ketama-admin\"");
             problem(rc, 401, "unauthorized", "Unauthorized", "a valid 'Authorization: Bearer <token>' header is required");
             return false;
         }
         return true;
-    }
-
-    /** Constant-time comparison of a {@code Bearer} header with the configured token. */
-    static boolean matches(String authorization, String expected) {
-        if (authorization == null || authorization.length() < 7 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        byte[] given = authorization.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-        return MessageDigest.isEqual(given, expected.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Hands the body (at most {@value #MAX_BODY} bytes, else a 413) to {@code then} as text. */
