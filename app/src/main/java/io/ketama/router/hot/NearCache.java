@@ -143,7 +143,12 @@ public final class NearCache {
         OriginAnswer fit = policy.forStorage(answer); // the owner's client may have had fields the store keeps from others
         HttpFields shared = fit.headers().shared(SharedStrings.FIELDS);
         OriginAnswer kept = shared == fit.headers() ? fit : fit.with(shared, fit.responseTime(), fit.initialAgeMillis());
-        cache.put(key, new Variant(kept, policy.selectors(kept, request)));
+        Variant copy = new Variant(kept, policy.selectors(kept, request));
+        cache.put(key, copy);
+        if (marks.purgedSince(mark, key, io.ketama.router.caching.CacheTags.of(kept.headers()))) {
+            cache.asMap().remove(key, copy); // a purge began between the first look and the put: it may have missed the copy
+            return false;
+        }
         return true;
     }
 

@@ -184,13 +184,30 @@ public final class LocalCache {
      * @return whether it was stored
      */
     public boolean store(String key, OriginAnswer answer, String[] selectors, CacheRequest request, CachePolicy policy, long mark) {
-        if (marks.purgedSince(mark, key, CacheTags.of(answer.headers()))) {
+        return storeUnlessPurged(key, answer, selectors, request, policy, mark);
+    }
+
+    /**
+     * Stores {@code answer} under {@code key} unless a purge of the key or one of its tags came after
+     * {@code mark}. Looked at before and after the store: a purge that begins between the two either
+     * finds the entry in the map (its removal comes after its mark) or is seen by the second look,
+     * which takes the entry out again.
+     */
+    private boolean storeUnlessPurged(String key, OriginAnswer answer, String[] selectors, CacheRequest request, CachePolicy policy,
+                                      long mark) {
+        java.util.List<String> tags = CacheTags.of(answer.headers());
+        if (marks.purgedSince(mark, key, tags)) {
             return false;
         }
         OriginAnswer kept = sharing(answer);
         Variant made = new Variant(kept, selectors);
         long usefulUntil = usefulUntil(kept, policy);
-        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants, strings));
+        Variants stored = cache.asMap().compute(key,
+                (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants, strings));
+        if (marks.purgedSince(mark, key, tags)) {
+            cache.asMap().remove(key, stored);
+            return false;
+        }
         return true;
     }
 
@@ -210,14 +227,7 @@ public final class LocalCache {
      */
     public boolean replace(String key, Variant replaced, OriginAnswer freshened, CacheRequest request, CachePolicy policy,
                            long mark) {
-        if (marks.purgedSince(mark, key, CacheTags.of(freshened.headers()))) {
-            return false;
-        }
-        OriginAnswer kept = sharing(freshened);
-        Variant made = new Variant(kept, replaced.selectors());
-        long usefulUntil = usefulUntil(kept, policy);
-        cache.asMap().compute(key, (k, old) -> Variants.storing(k, made, usefulUntil, old, request, policy, maxVariants, strings));
-        return true;
+        return storeUnlessPurged(key, freshened, replaced.selectors(), request, policy, mark);
     }
 
     /** The moment (epoch ms) after which {@code answer} is of no use at all: fresh, servable stale, or worth validating. */
