@@ -192,8 +192,14 @@ public enum HashStyle {
         }
     }
 
-    /** The placement of this style with {@code options}; an option the style does not take is an error. */
-    Placement placement(Options options) {
+    /**
+     * Checks that this style takes {@code options}: a hash tag only twemproxy's styles, a
+     * {@code hash.nodes} other than 160 only {@link #DUBBO}.
+     *
+     * @throws IllegalArgumentException naming the option and the styles that take it
+     */
+    public void requireTakes(Options options) {
+        Objects.requireNonNull(options, "options");
         boolean twemproxy = this == TWEMPROXY_FNV1A_64 || this == TWEMPROXY_MD5;
         if (options.hashTag() != null && !twemproxy) {
             throw new IllegalArgumentException("a hash tag goes only with twemproxy-fnv1a-64 and twemproxy-md5, not " + label());
@@ -201,6 +207,11 @@ public enum HashStyle {
         if (options.hashNodes() != Options.DEFAULTS.hashNodes() && this != DUBBO) {
             throw new IllegalArgumentException("hash.nodes goes only with dubbo, not " + label());
         }
+    }
+
+    /** The placement of this style with {@code options}; an option the style does not take is an error. */
+    Placement placement(Options options) {
+        requireTakes(options);
         switch (this) {
             case TWEMPROXY_FNV1A_64:
             case TWEMPROXY_MD5:

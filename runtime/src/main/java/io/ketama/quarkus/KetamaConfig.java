@@ -10,6 +10,7 @@ import io.smallrye.config.WithName;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -49,13 +50,32 @@ public interface KetamaConfig {
      * {@code ConsistentHashLoadBalance} or xmemcached 2.4.8 (each one's rules: core's
      * {@code HashStyle}). Give each member, as its node id, what that program names the server by:
      * a twemproxy server's name (or {@code host:port}), {@code host:port} for libmemcached and
-     * Dubbo, {@code IP:port} for xmemcached. twemproxy gives a shared point to the name that sorts
-     * first, as the members are sorted, so its ring is kept exactly; libmemcached and Dubbo give it
-     * by their server list's order, which the members do not know (the caveat above). twemproxy's
-     * {@code hash_tag} is not taken here (none), nor Dubbo's {@code hash.nodes} (160).
+     * Dubbo, {@code IP:port} for xmemcached. twemproxy and xmemcached give a shared point by the
+     * servers' names, so their rings are kept exactly whatever the order; spymemcached, hashring,
+     * libmemcached and Dubbo give it by their server list's order: give each member its place in
+     * that list ({@code quarkus.ketama.member.list-index}) and theirs are kept exactly too.
+     * twemproxy's {@code hash_tag} is {@code quarkus.ketama.hash-tag}, Dubbo's {@code hash.nodes}
+     * is {@code quarkus.ketama.hash-nodes}.
      */
     @WithDefault("pingora")
     HashStyle hashStyle();
+
+    /**
+     * twemproxy's {@code hash_tag} with {@code hash-style=twemproxy-fnv1a-64} or
+     * {@code twemproxy-md5}: two ASCII characters (e.g. <code>{}</code>); a key containing both
+     * is placed by the part between them alone ({@code user:{42}:cart} by {@code 42}), so related
+     * keys share an owner as they did behind twemproxy. Only on the v1 ring: keys the migration
+     * moves to v2 are placed by the whole key. Unset: the whole key. Any other style refuses it at
+     * start-up. Every member must agree.
+     */
+    Optional<String> hashTag();
+
+    /**
+     * Dubbo's {@code hash.nodes} with {@code hash-style=dubbo}: points per provider, from 4,
+     * rounded down to a multiple of 4 as Dubbo does (50 gives 48). Unset: Dubbo's 160. Any
+     * other style refuses it at start-up. Every member must agree.
+     */
+    OptionalInt hashNodes();
 
     /**
      * How this member is placed on the rings.
@@ -154,6 +174,16 @@ public interface KetamaConfig {
          * cluster.
          */
         Optional<String> nodeId();
+
+        /**
+         * This member's place, from 0, in the server list of the clients or proxy whose ring the
+         * cluster takes over ({@code hash-style} spymemcached, hashring, libmemcached-* or dubbo):
+         * those programs give a point two servers share by list order, so with every member's
+         * place set the v1 ring is theirs for every key. Members are ordered by it, then by
+         * identity; a member without one comes after those with one. Unset: ordered by identity
+         * (exact except at the rare shared points; twemproxy and xmemcached never need it).
+         */
+        OptionalInt listIndex();
     }
 
     /** The v1 to v2 migration, as Cloudflare ran it: both rings live, a share of keys on v2. */

@@ -29,6 +29,11 @@ public final class MemberAttributes {
     /** Stable node id: when present and non-empty, the member's ring identity. */
     public static final String NODE_ID = "ketama.node-id";
     /**
+     * Place in the server list of the clients whose ring the cluster takes over: a whole number
+     * from 0; absent for none ({@code quarkus.ketama.member.list-index}).
+     */
+    public static final String LIST_INDEX = "ketama.list-index";
+    /**
      * Serving gate: {@code true} when the member is placed on the rings only once it says it is
      * serving (in the {@code ketama.members} map), as the extension's own members do; absent for a
      * member placed as soon as it joins.
@@ -58,6 +63,18 @@ public final class MemberAttributes {
     /** Whether {@code member} carries the {@link #GATED} attribute. */
     public static boolean isGated(com.hazelcast.cluster.Member member) {
         return "true".equals(member.getAttribute(GATED));
+    }
+
+    /**
+     * Sets {@link #LIST_INDEX} on {@code config}: the member's place, from 0, in the server list of
+     * the spymemcached, hashring, libmemcached or Dubbo clients whose ring the cluster takes over
+     * (they give a point two servers share by that order). Before the member starts.
+     *
+     * @throws IllegalArgumentException when {@code index} is negative or above 1,000,000
+     */
+    public static void listIndex(Config config, int index) {
+        MemberParser.listIndex(LIST_INDEX, Integer.toString(index));
+        Objects.requireNonNull(config, "config").getMemberAttributeConfig().setAttribute(LIST_INDEX, Integer.toString(index));
     }
 
     /**

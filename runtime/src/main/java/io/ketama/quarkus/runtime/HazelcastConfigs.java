@@ -88,7 +88,7 @@ final class HazelcastConfigs {
         config.setClassLoader(loader);
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
+        publish(config, settings);
         // The others place this member on their rings only once it says it serves (RingSelector does at start-up).
         MemberAttributes.gate(config);
         return config;
@@ -106,7 +106,7 @@ final class HazelcastConfigs {
         for (HazelcastConfigCustomizer customizer : customizers) {
             customizer.customize(config);
         }
-        MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
+        publish(config, settings);
         MemberAttributes.gate(config);
         return config;
     }
@@ -264,5 +264,13 @@ final class HazelcastConfigs {
             config.getAdvancedNetworkConfig().setJoin(join);
         }
         return join;
+    }
+
+    /** This member's ketama attributes, as its settings say. */
+    private static void publish(Config config, KetamaSettings settings) {
+        MemberAttributes.publish(config, settings.weight(), settings.features(), settings.datacenter(), settings.nodeId());
+        if (settings.listIndex() != null) {
+            MemberAttributes.listIndex(config, settings.listIndex());
+        }
     }
 }

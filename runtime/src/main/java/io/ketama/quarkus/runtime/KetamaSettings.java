@@ -1,5 +1,6 @@
 package io.ketama.quarkus.runtime;
 
+import io.ketama.core.HashStyle;
 import io.ketama.quarkus.KetamaConfig;
 import io.ketama.quarkus.MigrationSettings;
 
@@ -20,8 +21,9 @@ import java.util.function.Supplier;
  *
  * @param migrationDatacenters the split-mode allowlist, or null for every data centre
  * @param nodeId               null when unset
+ * @param listIndex            {@code member.list-index}, or null when unset
  */
-record KetamaSettings(String datacenter, RingSettings ring, int weight, List<String> features, String nodeId,
+record KetamaSettings(String datacenter, RingSettings ring, int weight, List<String> features, String nodeId, Integer listIndex,
                       MigrationSettings migration, Set<String> migrationDatacenters, Duration coalesceDelay,
                       HazelcastSettings hazelcast) {
 
@@ -58,12 +60,15 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
     static KetamaSettings from(KetamaConfig config, List<String> problems) {
         int before = problems.size();
         String datacenter = check(problems, () -> MemberParser.datacenter(PREFIX + "datacenter", config.datacenter()));
-        RingSettings ring = check(problems, () -> new RingSettings(config.hashStyle(), config.v2().pointsPerWeight()));
+        RingSettings ring = check(problems, () -> new RingSettings(config.hashStyle(), hashOptions(config), config.v2().pointsPerWeight()));
         Integer weight = check(problems, () -> MemberParser.weight(PREFIX + "member.weight",
                 Integer.toString(config.member().weight())));
         List<String> features = check(problems, () -> List.copyOf(MemberParser.features(PREFIX + "member.features",
                 config.member().features().orElse(""))));
         String nodeId = config.member().nodeId().map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
+        Integer listIndex = config.member().listIndex().isPresent()
+                ? check(problems, () -> MemberParser.listIndex(PREFIX + "member.list-index", Integer.toString(config.member().listIndex().getAsInt())))
+                : null;
 
         KetamaConfig.Migration m = config.migration();
         MigrationSettings migration = check(problems, () -> new MigrationSettings(m.mode(), m.v2Share(), m.shadow()));
@@ -80,7 +85,31 @@ record KetamaSettings(String datacenter, RingSettings ring, int weight, List<Str
         if (problems.size() > before) {
             return null;
         }
-        return new KetamaSettings(datacenter, ring, weight, features, nodeId, migration, allowlist, delay, hazelcast);
+        return new KetamaSettings(datacenter, ring, weight, features, nodeId, listIndex, migration, allowlist, delay, hazelcast);
+    }
+
+    /**
+     * {@code hash-tag} and {@code hash-nodes}; whether the style takes them is {@link RingSettings}'s check.
+     *
+     * @throws IllegalArgumentException naming the key, its value and what is allowed
+     */
+    private static HashStyle.Options hashOptions(KetamaConfig config) {
+        HashStyle.Options options = HashStyle.Options.DEFAULTS;
+        try {
+            if (config.hashTag().isPresent()) {
+                options = options.withHashTag(config.hashTag().get());
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(RingSettings.HASH_TAG_KEY + ": " + e.getMessage(), e);
+        }
+        try {
+            if (config.hashNodes().isPresent()) {
+                options = options.withHashNodes(config.hashNodes().getAsInt());
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(RingSettings.HASH_NODES_KEY + ": " + e.getMessage(), e);
+        }
+        return options;
     }
 
     private static HazelcastSettings hazelcast(KetamaConfig.Hazelcast h, List<String> problems) {

@@ -26,9 +26,15 @@ public final class MemberParser {
     private MemberParser() {
     }
 
-    /** A member that passed: its identity for hashing and its description. */
-    record Parsed(HashIdentity identity, MemberInfo info) {
+    /**
+     * A member that passed: its identity for hashing, its description, and its place in the server
+     * list of the clients whose ring it takes over ({@link #NO_LIST_INDEX} when it gave none).
+     */
+    record Parsed(HashIdentity identity, MemberInfo info, int listIndex) {
     }
+
+    /** The list index of a member that gave none: after every member that did. */
+    static final int NO_LIST_INDEX = Integer.MAX_VALUE;
 
     /**
      * Parses {@code member}'s attributes.
@@ -44,6 +50,8 @@ public final class MemberParser {
         String datacenter = dcText == null ? DEFAULT_DATACENTER : datacenter(MemberAttributes.DATACENTER, dcText);
         String nodeIdText = member.getAttribute(MemberAttributes.NODE_ID);
         String nodeId = nodeIdText == null || nodeIdText.isBlank() ? null : nodeIdText.trim();
+        String listIndexText = member.getAttribute(MemberAttributes.LIST_INDEX);
+        int listIndex = listIndexText == null ? NO_LIST_INDEX : listIndex(MemberAttributes.LIST_INDEX, listIndexText);
 
         String addressText = MemberAddress.of(member);
         HashIdentity identity;
@@ -58,7 +66,23 @@ public final class MemberParser {
                         + e.getMessage() + "); give the member a node id (" + MemberAttributes.NODE_ID + ") or use nginx style");
             }
         }
-        return new Parsed(identity, new MemberInfo(member, addressText, identity.toString(), weight, features, datacenter, nodeId));
+        return new Parsed(identity, new MemberInfo(member, addressText, identity.toString(), weight, features, datacenter, nodeId),
+                listIndex);
+    }
+
+    /** A place in a server list: a whole number from 0 to 1,000,000 (far more servers than a ring holds). */
+    public static int listIndex(String name, String text) {
+        int index;
+        try {
+            index = Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            index = -1;
+        }
+        if (index < 0 || index > 1_000_000) {
+            throw new IllegalArgumentException(name + " must be a whole number from 0 to 1000000 (the member's place in the clients' "
+                    + "server list, from 0), was '" + text + "'");
+        }
+        return index;
     }
 
     /** A weight ({@link Node#WEIGHT_RULE}). */

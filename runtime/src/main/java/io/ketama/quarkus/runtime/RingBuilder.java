@@ -99,7 +99,8 @@ public final class RingBuilder {
             }
             accepted.add(parsed);
         }
-        accepted.sort(Comparator.comparing(MemberParser.Parsed::identity));
+        // the clients' server-list order where the members give it (their shared points go by it), else identity order
+        accepted.sort(Comparator.comparingInt(MemberParser.Parsed::listIndex).thenComparing(MemberParser.Parsed::identity));
 
         List<Node<Member>> nodes = new ArrayList<>(accepted.size());
         List<MemberInfo> infos = new ArrayList<>(accepted.size());
@@ -113,7 +114,7 @@ public final class RingBuilder {
         requireWithinLimits(nodes);
         // a memcached style replaces v1: the placement the cluster's clients already use
         HashStyle style = settings.hashStyle();
-        KetamaRing<Member> v1 = style.placesKeys() ? KetamaRing.build(style, nodes) : KetamaRing.build(RingVersion.V1, nodes);
+        KetamaRing<Member> v1 = style.placesKeys() ? KetamaRing.build(style, settings.hashOptions(), nodes) : KetamaRing.build(RingVersion.V1, nodes);
         // from v1's own nodes: both rings then share one node table (about 50 bytes a member, not twice that)
         KetamaRing<Member> v2 = KetamaRing.build(RingVersion.V2, settings.v2PointsPerWeight(), v1.nodes());
         Map<RingVersion, RingStats> stats = new EnumMap<>(RingVersion.class);

@@ -25,7 +25,7 @@ class HazelcastConfigsTest {
             new KetamaSettings.HazelcastSettings(null, null, null, null, null, null, null, null, null, null);
 
     private static KetamaSettings settings(KetamaSettings.HazelcastSettings hazelcast) {
-        return new KetamaSettings("default", new RingSettings(HashStyle.PINGORA, 16), 1, List.of(), null,
+        return new KetamaSettings("default", new RingSettings(HashStyle.PINGORA, 16), 1, List.of(), null, null,
                 MigrationSettings.DEFAULT, null, Duration.ofMillis(200), hazelcast);
     }
 

@@ -68,7 +68,7 @@ class InterfaceBindingTest {
         KetamaSettings.HazelcastSettings hazelcast = new KetamaSettings.HazelcastSettings(
                 LoopbackHazelcast.clusterName("ketama-interface"), port, false, List.of("127.0.0.1:" + port),
                 "127.0.0.1", null, null, null, null, null);
-        return new KetamaSettings("default", new RingSettings(HashStyle.PINGORA, 16), 1, List.of(), null,
+        return new KetamaSettings("default", new RingSettings(HashStyle.PINGORA, 16), 1, List.of(), null, null,
                 MigrationSettings.DEFAULT, null, Duration.ofMillis(200), hazelcast);
     }
 

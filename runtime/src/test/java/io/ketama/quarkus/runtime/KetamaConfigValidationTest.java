@@ -147,4 +147,26 @@ class KetamaConfigValidationTest {
         }
         return out.toString();
     }
+
+    @Test
+    void theKetamaFamilysOptionsAreCheckedAgainstTheStyleAndTheListIndexForRange() {
+        assertThat(KetamaConfigCheck.problems(config("quarkus.ketama.hash-style", "twemproxy-md5", "quarkus.ketama.hash-tag", "{"))).containsExactly(
+                "quarkus.ketama.hash-tag: a hash tag is two ASCII characters, as twemproxy's hash_tag; was '{'");
+        assertThat(KetamaConfigCheck.problems(config("quarkus.ketama.hash-style", "dubbo", "quarkus.ketama.hash-tag", "{}")))
+                .singleElement().asString().startsWith("quarkus.ketama.hash-tag is set, but a hash tag goes only with twemproxy-fnv1a-64 and twemproxy-md5");
+        assertThat(KetamaConfigCheck.problems(config("quarkus.ketama.hash-style", "twemproxy-fnv1a-64", "quarkus.ketama.hash-nodes", "50")))
+                .singleElement().asString().startsWith("quarkus.ketama.hash-nodes is set, but hash.nodes goes only with dubbo");
+        assertThat(KetamaConfigCheck.problems(config("quarkus.ketama.hash-style", "dubbo", "quarkus.ketama.hash-nodes", "2"))).containsExactly(
+                "quarkus.ketama.hash-nodes: hash.nodes must be an integer from 4 to 1000000, was 2");
+        assertThat(KetamaConfigCheck.problems(config("quarkus.ketama.member.list-index", "-1"))).containsExactly(
+                "quarkus.ketama.member.list-index must be a whole number from 0 to 1000000 (the member's place in the clients' server list, "
+                        + "from 0), was '-1'");
+
+        KetamaSettings twemproxy = KetamaSettings.from(config("quarkus.ketama.hash-style", "twemproxy-fnv1a-64", "quarkus.ketama.hash-tag", "{}",
+                "quarkus.ketama.member.list-index", "3"));
+        assertThat(twemproxy.ring().hashOptions().hashTag()).isEqualTo("{}");
+        assertThat(twemproxy.listIndex()).isEqualTo(3);
+        assertThat(KetamaSettings.from(config("quarkus.ketama.hash-style", "dubbo", "quarkus.ketama.hash-nodes", "50")).ring().hashOptions()
+                .hashNodes()).isEqualTo(50);
+    }
 }
