@@ -1,5 +1,6 @@
 package io.ketama.bench;
 
+import io.ketama.core.Crc32;
 import io.ketama.core.HashIdentity;
 import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
@@ -112,5 +113,56 @@ public class FamilyStyleBench {
     @Benchmark
     public int lookupHash(Ring r, Cursor c) {
         return r.ring.points().nodeIndexForHash(r.hashes[c.i++ & Keys.MASK]);
+    }
+
+    /** One point text as the servers' points are hashed: {@code 10.0.0.17:11211-23}, 20 bytes. */
+    @State(Scope.Thread)
+    public static class PointTextState {
+        final byte[] text = "10.0.0.17:11211-23".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        final byte[] out = new byte[16];
+        final java.security.MessageDigest md5;
+        int prefix = Crc32.update(Crc32.INITIAL, text, 0, 15);
+        int previous = 0x12345678;
+
+        public PointTextState() {
+            try {
+                md5 = java.security.MessageDigest.getInstance("MD5", "SUN");
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /**
+     * What the MD5 styles pay per digest of a point text (four points, or one for unweighted
+     * libmemcached), as core hashes it: the JDK's MD5 (an intrinsic) on a reused digest.
+     */
+    @Benchmark
+    public byte[] pointMd5(PointTextState t) throws java.security.DigestException {
+        t.md5.update(t.text, 0, t.text.length);
+        t.md5.digest(t.out, 0, 16);
+        return t.out;
+    }
+
+    /** What unweighted libmemcached-ketama pays per point: Bob Jenkins' one-at-a-time hash of the point text. */
+    @Benchmark
+    public int pointOneAtATime(PointTextState t) {
+        int h = 0;
+        for (byte b : t.text) {
+            h += b;
+            h += h << 10;
+            h ^= h >>> 6;
+        }
+        h += h << 3;
+        h ^= h >>> 11;
+        h += h << 15;
+        return h;
+    }
+
+    /** What v1 pays per point: the server's CRC-32 prefix, extended by the previous point's four bytes. */
+    @Benchmark
+    public int pointCrc32(PointTextState t) {
+        t.previous = Crc32.finish(Crc32.extendLittleEndian(t.prefix, t.previous));
+        return t.previous;
     }
 }

@@ -1,6 +1,5 @@
 package io.ketama.core;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -52,23 +51,25 @@ abstract class ClientPlacement extends Placement {
         return true;
     }
 
-    /** The one point of {@code text-i} when not {@link #fourPointsPerDigest()}. */
-    int pointHash(byte[] text) {
+    /** The one point of {@code text-i}, {@code text[0, length)}, when not {@link #fourPointsPerDigest()}. */
+    int pointHash(byte[] text, int length) {
         throw new UnsupportedOperationException(label());
     }
 
     @Override
     final int emit(HashIdentity identity, int count, int rank, long[] raw, int p) {
-        String base = identity.serverText() + separator();
+        PointText text = new PointText(identity.serverText(), separator());
         if (fourPointsPerDigest()) {
+            int[] words = new int[4];
             for (int i = 0; i < count / 4; i++) {
-                for (int word : Md5.digest((base + i).getBytes(StandardCharsets.UTF_8))) {
+                JdkMd5.digest(text.bytes(), text.point(i), words);
+                for (int word : words) {
                     raw[p++] = ((long) word << 32) | rank;
                 }
             }
         } else {
             for (int i = 0; i < count; i++) {
-                raw[p++] = ((long) pointHash((base + i).getBytes(StandardCharsets.UTF_8)) << 32) | rank;
+                raw[p++] = ((long) pointHash(text.bytes(), text.point(i)) << 32) | rank;
             }
         }
         return p;

@@ -105,6 +105,25 @@ final class JdkMd5 {
     }
 
     /**
+     * {@link Md5#digest(byte[], int, int[])}: the four words of the digest of {@code bytes[0, length)}
+     * into {@code out}, for the points of a ring (four a digest).
+     */
+    static void digest(byte[] bytes, int length, int[] out) {
+        Objects.checkFromIndexSize(0, length, bytes.length);
+        Scratch s = scratch();
+        if (s == null) {
+            Md5.digest(bytes, length, out);
+            return;
+        }
+        MessageDigest md5 = s.begin();
+        md5.update(bytes, 0, length);
+        s.finish();
+        for (int w = 0; w < 4; w++) {
+            out[w] = (int) INT_LE.get(s.buffer, 4 * w);
+        }
+    }
+
+    /**
      * {@link Md5#hashUtf8}: {@link #hash} of the UTF-8 bytes of {@code prefix} (a byte, or
      * {@link Md5#NO_PREFIX}) and {@code text}, unpaired surrogates encoded as {@code '?'} as
      * {@link String#getBytes} does. Encoded into the thread's buffer, so allocation-free for any text.

@@ -294,8 +294,9 @@ public final class KetamaRing<T> {
                 }
                 run[m++] = order[(int) sorted[j]];
             }
-            int winner = run[placement.tieWinner(h, m)];
-            for (int k = 0; k < m; k++) {
+            // nearly every run is one point: no pick (xmemcached's is a 64-bit division) and no losers
+            int winner = m == 1 ? run[0] : run[placement.tieWinner(h, m)];
+            for (int k = 0; m > 1 && k < m; k++) {
                 collisions.add(kept, winner, run[k]); // the winner itself is ignored
             }
             sorted[kept++] = ((long) h << 32) | winner; // kept <= i: this run was read already

@@ -60,8 +60,8 @@ final class LibmemcachedPlacement extends ClientPlacement {
     }
 
     @Override
-    int pointHash(byte[] text) {
-        return oneAtATime ? KeyHashes.oneAtATime(text, 0, text.length) : Md5.hash(text, 0, text.length);
+    int pointHash(byte[] text, int length) {
+        return oneAtATime ? KeyHashes.oneAtATime(text, 0, length) : JdkMd5.hash(text, 0, length);
     }
 
     /** Weighted: {@code ⌊w/W × 160/4 × N⌋ × 4} in {@code float}; else 100 each. */

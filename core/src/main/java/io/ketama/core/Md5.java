@@ -62,6 +62,11 @@ final class Md5 {
         return out;
     }
 
+    /** {@link #digest(byte[])} of {@code bytes[0, length)}, into {@code out[0, 4)}. */
+    static void digest(byte[] bytes, int length, int[] out) {
+        run(NO_PREFIX, bytes, null, 0, length, out);
+    }
+
     /**
      * MD5 of the message {@code [prefix] ‖ data}, where data is {@code bytes[offset, offset+length)}
      * or, when {@code bytes} is null, the ASCII characters {@code chars[0, length)}. Returns word A

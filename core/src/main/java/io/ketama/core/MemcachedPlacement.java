@@ -1,6 +1,5 @@
 package io.ketama.core;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -99,9 +98,10 @@ final class MemcachedPlacement extends Placement {
 
     @Override
     int emit(HashIdentity identity, int count, int rank, long[] raw, int p) {
-        String text = identity.serverText() + "-";
+        PointText text = new PointText(identity.serverText(), "-");
+        int[] words = new int[4];
         for (int i = 0; i < count / POINTS_PER_DIGEST; i++) {
-            int[] words = Md5.digest((text + i).getBytes(StandardCharsets.UTF_8));
+            JdkMd5.digest(text.bytes(), text.point(i), words);
             for (int word : words) {
                 raw[p++] = ((long) word << 32) | rank;
             }
