@@ -236,15 +236,33 @@ public interface KetamaConfig {
         /**
          * How many members a change of the cluster's migration state (an admin {@code PUT}, a
          * ramp step, {@code RingSelector.updateMigration}) needs: refused with nothing changed while
-         * this member sees fewer, and acknowledged only once that many members apply it. Set it to a
-         * majority of the cluster's members ({@code n/2 + 1}, e.g. 3 of 5): then only the larger side
-         * of a network partition can change the state, and no acknowledged change is lost when the
-         * sides merge (runtime/README, "Faults"). {@code 1}: every change is acknowledged at once,
-         * and one made on the smaller side of a split is lost if the larger side changed the state
-         * too. At least 1; with {@code source=member}, not used.
+         * this member sees fewer, and acknowledged only once that many members apply it. Unset (the
+         * default): a majority of the members the cluster expects, learned by the cluster itself
+         * ({@code E/2 + 1}, rounded down, of the {@code E} members that joined, less those that left by
+         * a graceful stop; a member dropped by failure still counts until it returns, is removed with
+         * {@code DELETE /q/ketama/quorum?member=}, or has been missing for {@code forget-failed-after}).
+         * So only the larger side of a network partition can change the state, no acknowledged change
+         * is lost when the sides merge, and a cluster of one member changes its state at once
+         * (runtime/README, "Faults"). Set: exactly this many, whatever the cluster's size ({@code 1}:
+         * every change is acknowledged at once, and one made on the smaller side of a split is lost if
+         * the larger side changed the state too). At least 1 when set; with {@code source=member}, not
+         * used.
          */
-        @WithDefault("1")
-        int minMembers();
+        OptionalInt minMembers();
+
+        /**
+         * How long a member dropped by failure (crashed, cut off, paused past the failure timeout)
+         * keeps counting toward the cluster's expected size, and so toward the majority a migration
+         * change needs, unless it returns or an operator removes it first: 1m to 30d. A side of a
+         * network partition that lasts longer than this stops counting the other side's members and
+         * may change the state alone, so it should outlast the partitions the cluster must ride out;
+         * meanwhile a cluster that lost a majority of its members to failures refuses changes. The
+         * default, an hour, outlasts a Kubernetes node failure (40 s to mark the node not ready, 300 s
+         * before its pods are evicted, then a restart elsewhere) several times over. Not used when
+         * {@code min-members} is set.
+         */
+        @WithDefault("1h")
+        Duration forgetFailedAfter();
 
         /**
          * The revision of the migration keys above, a whole number from 1 (for example the version

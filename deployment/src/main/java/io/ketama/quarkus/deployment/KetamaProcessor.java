@@ -46,6 +46,8 @@ class KetamaProcessor {
     static final String MIGRATION_PATH = "ketama/migration";
     /** Path of the migration ramp admin resource. */
     static final String RAMP_PATH = "ketama/ramp";
+    /** Path of the quorum admin resource: the members a migration change needs, and the cluster's expected members. */
+    static final String QUORUM_PATH = "ketama/quorum";
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -134,7 +136,7 @@ class KetamaProcessor {
     }
 
     /**
-     * The admin plane ({@code /q/ketama/migration}, {@code /q/ketama/ramp}), mounted only on the management
+     * The admin plane ({@code /q/ketama/migration}, {@code /q/ketama/ramp}, {@code /q/ketama/quorum}), mounted only on the management
      * interface: with {@code quarkus.management.enabled=false} there is none, rather than one on the
      * application's public port.
      */
@@ -149,6 +151,7 @@ class KetamaProcessor {
         }
         routes.produce(paths.routeBuilder().management().route(MIGRATION_PATH).handler(recorder.migrationHandler()).build());
         routes.produce(paths.routeBuilder().management().route(RAMP_PATH).handler(recorder.rampHandler()).build());
+        routes.produce(paths.routeBuilder().management().route(QUORUM_PATH).handler(recorder.quorumHandler()).build());
     }
 
     /** Drains this member at the start of a graceful stop, before the HTTP server stops taking requests. */

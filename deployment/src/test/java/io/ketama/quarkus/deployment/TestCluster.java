@@ -132,6 +132,16 @@ final class TestCluster implements AutoCloseable {
         return left;
     }
 
+    /** Crashes a member started by {@link #startRunning}: no drain, no close, Hazelcast terminated (the others see it fail). */
+    void crash(ClusterRings rings) {
+        HazelcastInstance hz;
+        synchronized (running) {
+            hz = running.entrySet().stream().filter(e -> e.getValue() == rings).map(java.util.Map.Entry::getKey).findFirst()
+                    .orElseThrow();
+        }
+        hz.getLifecycleService().terminate();
+    }
+
     /** Starts plain member {@code member} with raw attribute values, malformed ones included. */
     HazelcastInstance startWithRawAttributes(int member, String... keyValues) {
         return start(member, config -> {

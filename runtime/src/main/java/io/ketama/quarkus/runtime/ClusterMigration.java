@@ -50,10 +50,10 @@ import java.util.function.UnaryOperator;
  *       state (a rolling restart with new settings) or not (the same settings, or an old member's),
  *       and the configuration the cluster last adopted is kept beside the state
  *       ({@link AdoptedConfiguration}).</li>
- *   <li><b>Acknowledged means kept.</b> With {@code quarkus.ketama.migration.min-members} set to
- *       a majority, a change returns only once that many members apply it, and is refused when this
- *       member sees fewer ({@link MigrationQuorum}): a change that returned survives every
- *       partition and its merge.</li>
+ *   <li><b>Acknowledged means kept.</b> A change returns only once a majority of the members the
+ *       cluster expects apply it ({@link ClusterRoster}), or {@code quarkus.ketama.migration.min-members}
+ *       when set, and is refused when this member sees fewer ({@link MigrationQuorum}): a change that
+ *       returned survives every partition and its merge.</li>
  *   <li><b>Loss and merge.</b> Each member remembers the last {@value #HISTORY} states it applied.
  *       When the stored state is one of those and older than the one this member applies, the
  *       cluster has gone back (the entry was lost with every copy on a side that died or was cut off,
@@ -62,8 +62,10 @@ import java.util.function.UnaryOperator;
  *       state again, as a fast-forward. Any other stored state is followed, even an older
  *       generation: after a split-brain merge in which both sides changed the state, the side
  *       Hazelcast merges into (the larger) keeps its own, and the smaller side's changes since the
- *       split are dropped, logged as a warning on each of its members. With a majority
- *       {@code min-members} none of those was acknowledged.</li>
+ *       split are dropped, logged as a warning on each of its members. With the learned quorum (or
+ *       a majority {@code min-members}) none of those was acknowledged. The cluster's expected
+ *       members ({@link ClusterRoster}, an entry of the same map) merge by the same rule: the larger
+ *       side's list is kept.</li>
  *   <li><b>Unreadable.</b> A stored text that is not a state (written by something other than
  *       this class) is reported by each member once while it stays stored, as an ERROR log line
  *       saying the generation kept and what is wrong with the text, and applied nowhere: every
@@ -267,7 +269,7 @@ final class ClusterMigration implements AutoCloseable {
                 quorum.awaitConfirmed(made); // outside the lock: this member keeps following meanwhile
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw MigrationQuorumException.unconfirmed(made, 0, quorum.minMembers(), 0);
+                throw MigrationQuorumException.unconfirmed(made, 0, quorum.required(), 0, quorum.status().learned());
             } catch (MigrationQuorumException e) {
                 LOG.warnf("ketama: migration change by %s (generation %d) not acknowledged: %s", who, made.generation(), e.getMessage());
                 throw e;

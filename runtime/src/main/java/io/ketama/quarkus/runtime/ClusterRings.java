@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -62,23 +63,32 @@ public final class ClusterRings implements AutoCloseable {
     /**
      * What the rings are built and routed with.
      *
-     * @param allowlist  the addresses allowed on the rings, or null for every member
-     * @param minMembers how many members a migration change needs ({@link MigrationQuorum})
-     * @param offered    the configuration this member offers the cluster once it is ready
-     *                   ({@link ClusterMigration#offerConfiguration}); null: none (a tool's member only seeds)
+     * @param allowlist         the addresses allowed on the rings, or null for every member
+     * @param minMembers        how many members a migration change needs ({@link MigrationQuorum}); empty:
+     *                          a majority of the members the cluster expects (the learned quorum)
+     * @param forgetFailedAfter how long a member dropped by failure keeps counting toward the cluster's
+     *                          expected size ({@link ClusterRoster})
+     * @param offered           the configuration this member offers the cluster once it is ready
+     *                          ({@link ClusterMigration#offerConfiguration}); null: none (a tool's member only seeds)
      */
     record Settings(RingSettings ring, Duration coalesceDelay, MigrationSettings migration, MigrationSource source,
-                    boolean splitAllowedHere, MemberAllowlist allowlist, int minMembers, ConfiguredMigration offered) {
+                    boolean splitAllowedHere, MemberAllowlist allowlist, OptionalInt minMembers, Duration forgetFailedAfter,
+                    ConfiguredMigration offered) {
         Settings {
             Objects.requireNonNull(ring, "ring");
             Objects.requireNonNull(coalesceDelay, "coalesceDelay");
             Objects.requireNonNull(migration, "migration");
             Objects.requireNonNull(source, "source");
-            if (minMembers < 1) {
-                throw new IllegalArgumentException("minMembers must be >= 1, was " + minMembers);
+            Objects.requireNonNull(minMembers, "minMembers");
+            Objects.requireNonNull(forgetFailedAfter, "forgetFailedAfter");
+            if (minMembers.isPresent() && minMembers.getAsInt() < 1) {
+                throw new IllegalArgumentException("minMembers must be >= 1, was " + minMembers.getAsInt());
             }
         }
     }
+
+    /** How long a failed member keeps counting where nothing else is said: {@code quarkus.ketama.migration.forget-failed-after}'s default. */
+    static final Duration FORGET_FAILED_AFTER = Duration.ofHours(1);
 
     private final HazelcastInstance hazelcast;
     private final Settings settings;
@@ -90,6 +100,8 @@ public final class ClusterRings implements AutoCloseable {
     private final CoalescingRebuilder rebuilder;
     private final MemberBoard board;
     private final ClusterMigration migration;
+    private final ClusterRoster roster;
+    private final MigrationQuorum quorum;
     private final MembershipWatcher watcher;
     private final ServingGate gate;
     private final MigrationRamp ramp;
@@ -141,8 +153,11 @@ public final class ClusterRings implements AutoCloseable {
         // the callbacks below run only once start() has started the part that calls them
         this.rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
         this.board = new MemberBoard(hazelcast, rebuilder::request);
-        MigrationQuorum quorum = new MigrationQuorum(settings.minMembers(), () -> hazelcast.getCluster().getMembers(),
-                this::appliedGenerations);
+        this.roster = new ClusterRoster(hazelcast, settings.forgetFailedAfter(), Clock.systemUTC(), FollowedMap.daemon("ketama-roster"));
+        this.quorum = settings.minMembers().isPresent()
+                ? MigrationQuorum.explicit(settings.minMembers().getAsInt(), roster::current, () -> hazelcast.getCluster().getMembers(),
+                        this::appliedGenerations)
+                : MigrationQuorum.learned(roster::current, () -> hazelcast.getCluster().getMembers(), this::appliedGenerations);
         this.migration = new ClusterMigration(hazelcast, settings.source(), quorum, this::migrationApplied, Clock.systemUTC());
         migration.onChange(s -> metrics.migrationChanged(s.origin()));
         this.watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
@@ -158,11 +173,15 @@ public final class ClusterRings implements AutoCloseable {
      * {@link #open()} when the member is ready to serve, {@link #drain} before it stops, and
      * {@link #close()} at the end.
      *
+     * A migration change needs a majority of the members the cluster expects, as with the extension's
+     * defaults (the learned quorum, {@link MigrationQuorum}).
+     *
      * @param configured the migration settings a new cluster starts with (with {@code source=cluster})
      */
     public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
                                        MigrationSource source, Duration coalesceDelay) {
-        return startOn(hazelcast, ring, configured, source, coalesceDelay, 1);
+        return start(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, OptionalInt.empty(),
+                FORGET_FAILED_AFTER, null));
     }
 
     /**
@@ -171,8 +190,13 @@ public final class ClusterRings implements AutoCloseable {
      */
     public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
                                        MigrationSource source, Duration coalesceDelay, int minMembers) {
-        ClusterRings rings = new ClusterRings(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, minMembers, null),
-                RingMetrics.NONE, () -> null);
+        return start(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, OptionalInt.of(minMembers),
+                FORGET_FAILED_AFTER, null));
+    }
+
+    /** Runs a member's part in the cluster on {@code hazelcast} with {@code settings}, without metrics; see {@link #startOn}. */
+    static ClusterRings start(HazelcastInstance hazelcast, Settings settings) {
+        ClusterRings rings = new ClusterRings(hazelcast, settings, RingMetrics.NONE, () -> null);
         rings.start();
         return rings;
     }
@@ -183,6 +207,7 @@ public final class ClusterRings implements AutoCloseable {
      */
     void start() {
         board.start(new MemberStatus(ServingState.STARTING, 0, Set.of()));
+        roster.start(); // before the state: a change this member makes counts it
         migration.start(settings.migration());
         watching = true;
         watcher.start();
@@ -281,6 +306,21 @@ public final class ClusterRings implements AutoCloseable {
         return ramp;
     }
 
+    /** Where a migration change stands now: the members expected, seen and required ({@link MigrationQuorum}); no remote call. */
+    MigrationQuorum.Status quorum() {
+        return quorum.status();
+    }
+
+    /** The members the cluster expects, as this member last heard them ({@link ClusterRoster}). */
+    ExpectedMembers expectedMembers() {
+        return roster.current();
+    }
+
+    /** An operator's removal of a failed member from the cluster's expected members ({@link ClusterRoster#remove}). */
+    ClusterRoster.Removal removeExpected(String identity) {
+        return roster.remove(identity);
+    }
+
     /** Where {@link RingSelector} counts the shadow selections it makes on these rings. */
     public ShadowCounts shadows() {
         return shadows;
@@ -371,6 +411,7 @@ public final class ClusterRings implements AutoCloseable {
             ramp.cancel("this member's drain");
         }
         ServingGate.DrainReport report = gate.drain(timeout, quietPeriod);
+        roster.leave(ClusterRoster.CHANGE_TIMEOUT); // a graceful stop: no longer expected
         return new RingsLeft(report.took(), report.confirmed(), report.unconfirmed());
     }
 
@@ -380,7 +421,8 @@ public final class ClusterRings implements AutoCloseable {
         if (offers != null) {
             offers.shutdownNow();
         }
-        for (AutoCloseable part : new AutoCloseable[] {ramp, watcher, migration, rebuilder, board}) {
+        roster.leave(ClusterRoster.CHANGE_TIMEOUT); // closed without a drain (a tool, a test): still an orderly stop
+        for (AutoCloseable part : new AutoCloseable[] {ramp, watcher, migration, roster, rebuilder, board}) {
             try {
                 part.close();
             } catch (Exception e) {

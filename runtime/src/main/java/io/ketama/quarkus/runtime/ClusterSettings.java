@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The validated cluster-control keys: where the migration state comes from, the admin token, and
@@ -19,14 +20,18 @@ import java.util.Optional;
  * @param drainTimeout      {@code quarkus.ketama.drain.timeout}
  * @param drainQuietPeriod  {@code quarkus.ketama.drain.quiet-period}
  * @param memberAllowlist   {@code quarkus.ketama.hazelcast.member-allowlist}, or null for every member
- * @param minMembers        {@code quarkus.ketama.migration.min-members}
+ * @param minMembers        {@code quarkus.ketama.migration.min-members}; empty: the learned quorum
+ * @param forgetFailedAfter {@code quarkus.ketama.migration.forget-failed-after}
  * @param migrationRevision {@code quarkus.ketama.migration.revision}, or 0 when unset
  */
 record ClusterSettings(MigrationSource migrationSource, Optional<String> adminToken, Duration drainTimeout,
-                       Duration drainQuietPeriod, MemberAllowlist memberAllowlist, int minMembers, long migrationRevision) {
+                       Duration drainQuietPeriod, MemberAllowlist memberAllowlist, OptionalInt minMembers, Duration forgetFailedAfter,
+                       long migrationRevision) {
 
     static final int MIN_TOKEN_LENGTH = 16;
     static final Duration MAX_DRAIN = Duration.ofMinutes(10);
+    static final Duration MIN_FORGET = Duration.ofMinutes(1);
+    static final Duration MAX_FORGET = Duration.ofDays(30);
 
     /**
      * @throws ConfigurationException listing every invalid {@code quarkus.ketama.*} key, this group's and the
@@ -66,11 +71,16 @@ record ClusterSettings(MigrationSource migrationSource, Optional<String> adminTo
                 problems.add(e.getMessage());
             }
         }
-        int minMembers = config.migration().minMembers();
-        if (minMembers < 1) {
+        OptionalInt minMembers = config.migration().minMembers();
+        if (minMembers.isPresent() && minMembers.getAsInt() < 1) {
             problems.add(KetamaSettings.PREFIX + "migration.min-members must be at least 1 (a majority of the cluster's members, "
                     + "e.g. 3 of 5, to keep changes made on the smaller side of a network partition from being acknowledged), was "
-                    + minMembers);
+                    + minMembers.getAsInt());
+        }
+        Duration forget = config.migration().forgetFailedAfter();
+        if (forget.compareTo(MIN_FORGET) < 0 || forget.compareTo(MAX_FORGET) > 0) {
+            problems.add(KetamaSettings.PREFIX + "migration.forget-failed-after must be from 1m to 30d (longer than the network "
+                    + "partitions the cluster must ride out, e.g. 1h), was " + forget);
         }
         long revision = config.migration().revision().orElse(0);
         if (config.migration().revision().isPresent() && revision < 1) {
@@ -78,13 +88,13 @@ record ClusterSettings(MigrationSource migrationSource, Optional<String> adminTo
                     + "configuration that sets the migration keys) when set, was " + revision);
         }
         return problems.size() > before ? null
-                : new ClusterSettings(config.migration().source(), token, timeout, quiet, allowlist, minMembers, revision);
+                : new ClusterSettings(config.migration().source(), token, timeout, quiet, allowlist, minMembers, forget, revision);
     }
 
     @Override
     public String toString() { // never the token itself
         return "ClusterSettings[migrationSource=" + migrationSource + ", adminToken=" + (adminToken.isPresent() ? "set" : "unset")
                 + ", drainTimeout=" + drainTimeout + ", drainQuietPeriod=" + drainQuietPeriod + ", memberAllowlist="
-                + memberAllowlist + ", minMembers=" + minMembers + ", migrationRevision=" + migrationRevision + "]";
+                + memberAllowlist + ", minMembers=" + minMembers + ", forgetFailedAfter=" + forgetFailedAfter + ", migrationRevision=" + migrationRevision + "]";
     }
 }

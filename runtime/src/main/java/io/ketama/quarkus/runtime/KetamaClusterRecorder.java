@@ -28,6 +28,12 @@ public class KetamaClusterRecorder {
                 () -> Arc.container().instance(ClusterSettings.class).get().adminToken());
     }
 
+    /** The handler of {@code /q/ketama/quorum}. */
+    public Handler<RoutingContext> quorumHandler() {
+        return new QuorumAdminHandler(() -> Arc.container().instance(MemberLifecycle.class).get().rings(),
+                () -> Arc.container().instance(ClusterSettings.class).get().adminToken());
+    }
+
     /** Drains this member at the start of a graceful stop. */
     public ShutdownListener drainListener() {
         return new DrainOnShutdown();

@@ -53,7 +53,7 @@ public class MemberLifecycle {
     void start() {
         rings = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
                 settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere(),
-                clusterSettings.memberAllowlist(), clusterSettings.minMembers(),
+                clusterSettings.memberAllowlist(), clusterSettings.minMembers(), clusterSettings.forgetFailedAfter(),
                 new ConfiguredMigration(settings.migration(), clusterSettings.migrationRevision())), metrics,
                 () -> forwardOutcomes.isResolvable() ? forwardOutcomes.get() : null);
         metrics.bind(rings::snapshot);

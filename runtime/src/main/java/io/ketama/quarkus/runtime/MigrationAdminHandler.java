@@ -24,14 +24,17 @@ import java.util.function.Supplier;
  *
  * <ul>
  *   <li>{@code GET}: 200 with {@code mode}, {@code v2SharePercent}, {@code shadow},
- *       {@code generation}, {@code changedBy}, {@code changedAt}, {@code source} and what each member
- *       applies ({@code members}); the generation is also the {@code ETag}.</li>
+ *       {@code generation}, {@code changedBy}, {@code changedAt}, {@code source}, what each member
+ *       applies ({@code members}) and how many members a change needs ({@code quorum}: the members
+ *       the cluster expects, those seen, those required, {@link QuorumAdminHandler#view}); the
+ *       generation is also the {@code ETag}.</li>
  *   <li>{@code PUT}: a JSON object with any of {@code mode}, {@code v2SharePercent}, {@code shadow}
  *       (fields left out keep their value) and {@code Authorization: Bearer <token>}. 403 when no
  *       token is configured ({@code quarkus.ketama.admin.token}: the plane is read-only), 401 when the
  *       token is missing or wrong, 400 for a bad body, 412 when {@code If-Match} names a generation
  *       that is no longer current, 503 with {@code Retry-After} when the change needs more members
- *       than this member sees or than confirmed it ({@code quarkus.ketama.migration.min-members}:
+ *       than this member sees or than confirmed it (a majority of the expected members, or
+ *       {@code quarkus.ketama.migration.min-members}:
  *       {@code too-few-members}, nothing changed; {@code unconfirmed}, stored on this side but not
  *       acknowledged), else 200 with the new state. Every change, and every refused attempt, is
  *       logged with the caller's address.</li>
@@ -136,7 +139,10 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
             view.put("configurationUnknown", "not read within " + ClusterMigration.VIEW_READ_TIMEOUT.toMillis()
                     + " ms: the member holding it may be paused or cut off; ask again");
         }
-        return view.put("members", members);
+        // issue 40: how many members a change needs now, and how many the cluster expects
+        JsonObject quorum = QuorumAdminHandler.view(rings);
+        quorum.remove("expected");
+        return view.put("members", members).put("quorum", quorum);
     }
 
     /** The configuration the cluster last adopted, or null. */

@@ -56,7 +56,8 @@ class ConfigurationOfferTest {
             return Hazelcast.newHazelcastInstance(config);
         });
         ClusterRings rings = new ClusterRings(hz, new ClusterRings.Settings(new RingSettings(HashStyle.PINGORA, 16), Duration.ofMillis(50),
-                configured.settings(), MigrationSource.CLUSTER, true, null, 1, configured), RingMetrics.NONE, () -> null);
+                configured.settings(), MigrationSource.CLUSTER, true, null, java.util.OptionalInt.of(1), ClusterRings.FORGET_FAILED_AFTER,
+                configured), RingMetrics.NONE, () -> null);
         rings.start();
         rings.open();
         running[index] = new Running(hz, rings);

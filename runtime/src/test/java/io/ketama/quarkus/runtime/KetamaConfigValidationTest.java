@@ -66,12 +66,25 @@ class KetamaConfigValidationTest {
             quarkus.ketama.hazelcast.merge-interval  | 11m              | quarkus.ketama.hazelcast.merge-interval must be whole seconds from 1s to 600s (e.g. 10s), was PT11M
             quarkus.ketama.migration.revision        | 0                | quarkus.ketama.migration.revision must be a whole number from 1 (e.g. the version of the configuration that sets the migration keys) when set, was 0
             quarkus.ketama.migration.min-members     | 0                | quarkus.ketama.migration.min-members must be at least 1 (a majority of the cluster's members, e.g. 3 of 5, to keep changes made on the smaller side of a network partition from being acknowledged), was 0
+            quarkus.ketama.migration.forget-failed-after | 30s          | quarkus.ketama.migration.forget-failed-after must be from 1m to 30d (longer than the network partitions the cluster must ride out, e.g. 1h), was PT30S
+            quarkus.ketama.migration.forget-failed-after | 31d          | quarkus.ketama.migration.forget-failed-after must be from 1m to 30d (longer than the network partitions the cluster must ride out, e.g. 1h), was PT744H
             """)
     void anInvalidValueIsOneProblemNamingTheKeyTheValueAndWhatIsAllowed(String key, String value, String message) {
         assertThat(KetamaConfigCheck.problems(config(key, value))).containsExactly(message);
         assertThatThrownBy(() -> KetamaSettings.from(config(key, value)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessage("Invalid ketama configuration:\n - " + message);
+    }
+
+    /** Issue 40: no {@code min-members} unless set (the quorum is then learned), and failed members forgotten after an hour. */
+    @Test
+    void minMembersIsUnsetByDefaultAndWinsWhenSet() {
+        ClusterSettings defaults = ClusterSettings.from(config());
+        assertThat(defaults.minMembers()).isEmpty();
+        assertThat(defaults.forgetFailedAfter()).isEqualTo(Duration.ofHours(1)).isEqualTo(ClusterRings.FORGET_FAILED_AFTER);
+        assertThat(ClusterSettings.from(config("quarkus.ketama.migration.min-members", "1")).minMembers()).hasValue(1);
+        assertThat(ClusterSettings.from(config("quarkus.ketama.migration.forget-failed-after", "10m")).forgetFailedAfter())
+                .isEqualTo(Duration.ofMinutes(10));
     }
 
     @Test

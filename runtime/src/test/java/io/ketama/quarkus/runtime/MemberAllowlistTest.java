@@ -80,7 +80,8 @@ class MemberAllowlistTest {
             HazelcastInstance b = members.start(2, c -> Hazelcast.newHazelcastInstance(withAttributes(c)));
             ClusterRings rings = new ClusterRings(a, new ClusterRings.Settings(new RingSettings(HashStyle.PINGORA, 16),
                     Duration.ofMillis(50), MigrationSettings.DEFAULT, MigrationSource.CLUSTER, true,
-                    MemberAllowlist.of(List.of("127.0.0.1")), 1, null), RingMetrics.NONE, () -> null);
+                    MemberAllowlist.of(List.of("127.0.0.1")), java.util.OptionalInt.of(1), ClusterRings.FORGET_FAILED_AFTER, null),
+                    RingMetrics.NONE, () -> null);
             try {
                 rings.start();
                 rings.open();
