@@ -20,6 +20,12 @@ import java.util.function.ToDoubleFunction;
  * {@code _retries_total}, {@code _in_flight} and {@code _waiting} (its bulkhead now),
  * {@code _busy_total} (refused by its bulkhead), {@code _breaker_open} (1 while its circuit breaker
  * refuses forwards), {@code _breaker_opened_total} and {@code _breaker_refused_total}.
+ *
+ * <p>Each of them is also there from start-up with {@code member="none"} ({@link #NO_MEMBER}), always
+ * 0, every forward being counted under its target: a member alone in its cluster, or one that has not
+ * forwarded yet, still shows every metric the dashboard and the alerts read, so a {@code rate()} has a
+ * series to work on (issue 40). ({@code none}, as {@code ketama_selections_total{member="none"}}: no
+ * address is that text.)
  */
 final class GuardMeters implements Forwarder.GuardWatcher {
 
@@ -27,8 +33,25 @@ final class GuardMeters implements Forwarder.GuardWatcher {
     /** By member address: a member that left and came back under the same address gets fresh meters. */
     private final Map<String, Registered> byMember = new HashMap<>();
 
+    /** The guard of no member: the zero series registered at start-up. */
+    static final GuardCounts NO_MEMBER = new GuardCounts() {
+        @Override public String member() { return "none"; }
+        @Override public int inFlight() { return 0; }
+        @Override public int waiting() { return 0; }
+        @Override public long busy() { return 0; }
+        @Override public boolean breakerOpen() { return false; }
+        @Override public long breakerOpened() { return 0; }
+        @Override public long breakerRefused() { return 0; }
+        @Override public long retries() { return 0; }
+        @Override public long answered() { return 0; }
+        @Override public long failed() { return 0; }
+        @Override public long spilled() { return 0; }
+    };
+
+    /** Registers the meters of {@link #NO_MEMBER} at once. */
     GuardMeters(MeterRegistry registry) {
         this.registry = registry;
+        made(NO_MEMBER);
     }
 
     private record Registered(GuardCounts guard, List<Meter> meters) {

@@ -73,8 +73,9 @@ class GuardMetersTest {
 
         forwarder.forward(member, "k").toCompletableFuture().handle((served, failure) -> null).get(30, TimeUnit.SECONDS);
 
+        // only the zero series of no member, there from the start (issue 40), are left
         assertThat(registry.getMeters()).as("meters of a member that has left")
-                .extracting(Meter::getId).isEmpty();
+                .extracting(m -> m.getId().getTag("member")).isNotEmpty().containsOnly("none");
     }
 
     /** A transport whose every forward is answered at once. */

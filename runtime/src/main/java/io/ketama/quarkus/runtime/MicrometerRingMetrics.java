@@ -122,6 +122,25 @@ class MicrometerRingMetrics implements RingMetrics {
                 .description("Times a ramp driven by this member was rolled back by its brake").register(registry);
     }
 
+    @Override
+    public void bindQuorum(Supplier<MigrationQuorum.Status> quorum) {
+        // issue 40: an operator sees a member below its quorum (a partition's smaller side, failed
+        // members still counted) before a change is refused
+        Gauge.builder("ketama.quorum.expected.members", quorum, q -> q.get().expected())
+                .description("Members the cluster expects: those that joined, less those that left by a graceful stop "
+                        + "(a member dropped by failure still counts)")
+                .strongReference(true).register(registry);
+        Gauge.builder("ketama.quorum.seen.members", quorum, q -> q.get().seen())
+                .description("Of those, the members this member sees in the cluster now (with min-members set: every member it sees)")
+                .strongReference(true).register(registry);
+        Gauge.builder("ketama.quorum.required.members", quorum, q -> q.get().required())
+                .description("Members a migration change needs: a majority of the expected members, or quarkus.ketama.migration.min-members")
+                .strongReference(true).register(registry);
+        Gauge.builder("ketama.quorum.refusing", quorum, q -> q.get().refusing() ? 1 : 0)
+                .description("1 while this member would refuse a migration change for too few members (503 too-few-members), else 0")
+                .strongReference(true).register(registry);
+    }
+
     /** Registers counters of new members and removes those of members that left. */
     @Override
     public SelectionCounts counts(RingSnapshot snapshot) {

@@ -83,6 +83,14 @@ public interface RingMetrics {
     void bindMigration(String member, Supplier<MigrationState> applied, Supplier<MigrationSplit> split, LongSupplier rampSteps,
                        LongSupplier rampHolds, LongSupplier rampRollbacks);
 
+    /**
+     * Called once at start-up: where a migration change stands ({@link MigrationQuorum}), read when
+     * scraped: the members the cluster expects, those this member sees, those a change needs, and
+     * whether a change would be refused now.
+     */
+    default void bindQuorum(Supplier<MigrationQuorum.Status> quorum) {
+    }
+
     /** Counts selections on one snapshot's rings. */
     @FunctionalInterface
     interface SelectionCounts {
