@@ -57,6 +57,21 @@ class ConfigExamplesTest {
         }
     }
 
+    /**
+     * Issue 40: the laptop cluster (three members) and every other example leave the migration quorum
+     * to the cluster (a majority of the members it expects), or set it no lower than a majority of
+     * three.
+     */
+    @ParameterizedTest
+    @MethodSource("examples")
+    void noExampleLowersTheMigrationQuorum(String name) throws IOException {
+        String minMembers = load(name).get("quarkus.ketama.migration.min-members");
+        if (minMembers != null) {
+            assertThat(Integer.parseInt(minMembers.strip())).as("%s: min-members, a majority of the laptop cluster's 3", name)
+                    .isGreaterThanOrEqualTo(2);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("examples")
     void everyKeyIsKnownValidAndCommented(String name) throws IOException {

@@ -343,6 +343,27 @@ class OverlayManifestsTest {
         }
     }
 
+    /**
+     * Issue 40: a cluster deployed from the overlay refuses a migration change on the smaller side of
+     * a partition. It does with the learned quorum, which needs no setting (a majority of the members
+     * the cluster expects); a {@code min-members} set in a manifest would win over it, so it may only
+     * be a majority of the replicas.
+     */
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void aMigrationChangeNeedsAMajority(String overlay) {
+        Map<String, Object> settings = new LinkedHashMap<>(map(configMap(overlay), "data"));
+        for (Map<String, Object> e : maps(container(overlay), "env")) {
+            settings.put((String) e.get("name"), e.containsKey("value") ? e.get("value") : "(from " + e.keySet() + ")");
+        }
+        Object minMembers = settings.get("QUARKUS_KETAMA_MIGRATION_MIN_MEMBERS");
+        int replicas = (Integer) at(statefulSet(overlay), "spec", "replicas");
+        if (minMembers != null) {
+            assertThat(Integer.parseInt(String.valueOf(minMembers))).as("%s: min-members set, so a majority of %d replicas", overlay,
+                    replicas).isGreaterThanOrEqualTo(replicas / 2 + 1);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("overlays")
     void theAdminTokenComesFromASecret(String overlay) {
