@@ -3,7 +3,7 @@ package io.ketama.quarkus;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.MemberAttributeConfig;
 import io.ketama.core.FeatureTags;
-import io.ketama.quarkus.runtime.MemberParser;
+import io.ketama.core.Node;
 
 import java.util.Collection;
 import java.util.Objects;
@@ -73,7 +73,7 @@ public final class MemberAttributes {
      * @throws IllegalArgumentException when {@code index} is negative or above 1,000,000
      */
     public static void listIndex(Config config, int index) {
-        MemberParser.listIndex(LIST_INDEX, Integer.toString(index));
+        listIndex(LIST_INDEX, Integer.toString(index));
         Objects.requireNonNull(config, "config").getMemberAttributeConfig().setAttribute(LIST_INDEX, Integer.toString(index));
     }
 
@@ -86,12 +86,12 @@ public final class MemberAttributes {
      *                                  a feature is not a {@link FeatureTags tag}, or the data centre is blank
      */
     public static void publish(Config config, int weight, Collection<String> features, String datacenter, String nodeId) {
-        MemberParser.weight(WEIGHT, Integer.toString(weight));
+        weight(WEIGHT, Integer.toString(weight));
         for (String f : features) {
             FeatureTags.require(f == null ? null : f.strip(), FEATURES);
         }
         String joined = String.join(",", features.stream().map(String::strip).toList());
-        String dc = MemberParser.datacenter(DATACENTER, datacenter == null ? "" : datacenter);
+        String dc = datacenter(DATACENTER, datacenter == null ? "" : datacenter);
         MemberAttributeConfig attributes = Objects.requireNonNull(config, "config").getMemberAttributeConfig();
         attributes.setAttribute(WEIGHT, Integer.toString(weight));
         attributes.setAttribute(FEATURES, joined);
@@ -101,5 +101,45 @@ public final class MemberAttributes {
         } else {
             attributes.removeAttribute(NODE_ID);
         }
+    }
+
+    // The rules each attribute's value (and the configuration key that sets it) follows: one place,
+    // so a value this member refuses in its configuration is exactly one the others refuse as an attribute.
+
+    /**
+     * A weight ({@link Node#WEIGHT_RULE}).
+     *
+     * @param name the attribute or configuration key, for the message
+     * @throws IllegalArgumentException naming it, the value and what is allowed
+     */
+    public static int weight(String name, String text) {
+        int w = Node.parseWeight(text);
+        if (w < 0) {
+            throw new IllegalArgumentException(name + " must be " + Node.WEIGHT_RULE + ", was '" + text + "'");
+        }
+        return w;
+    }
+
+    /** A non-blank data centre name, trimmed; {@link #weight} says how it fails. */
+    public static String datacenter(String name, String text) {
+        if (text.isBlank()) {
+            throw new IllegalArgumentException(name + " must be a non-blank data centre name, was '" + text + "'");
+        }
+        return text.trim();
+    }
+
+    /** A place in a server list: a whole number from 0 to 1,000,000 (far more servers than a ring holds); {@link #weight} says how it fails. */
+    public static int listIndex(String name, String text) {
+        int index;
+        try {
+            index = Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            index = -1;
+        }
+        if (index < 0 || index > 1_000_000) {
+            throw new IllegalArgumentException(name + " must be a whole number from 0 to 1000000 (the member's place in the clients' "
+                    + "server list, from 0), was '" + text + "'");
+        }
+        return index;
     }
 }

@@ -4,8 +4,6 @@ import com.hazelcast.cluster.Member;
 import io.ketama.core.FeatureRings;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.RingVersion;
-import io.ketama.quarkus.runtime.RingBuilder;
-import io.ketama.quarkus.runtime.RingMetrics;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -15,9 +13,9 @@ import java.util.Set;
 
 /**
  * The rings built from one member set, with what they were built from: immutable, one per
- * rebuild. A lookup reads exactly one snapshot: its rings, their feature-ring views and its
- * members' selection counters; {@link RingSelector} swaps in a whole new snapshot on every
- * rebuild, so a reader that holds one sees a consistent view.
+ * rebuild. A lookup reads exactly one snapshot: its rings and their feature-ring views; the
+ * extension swaps in a whole new snapshot on every rebuild, so a reader that holds one sees a
+ * consistent view.
  *
  * <p>{@link #members()} is in ring node order: the member at index {@code i} is node {@code i} of
  * both rings ({@code ring(v).points().node(i)}), and its Hazelcast {@link Member} is that node's payload.
@@ -38,8 +36,6 @@ public final class RingSnapshot {
     private final FeatureRings<Member> featureV1;
     private final FeatureRings<Member> featureV2;
     private final boolean containsLocalMember;
-    /** This snapshot's members' selection counters, resolved once per rebuild ({@link #counted}). */
-    private final RingMetrics.SelectionCounts counts;
 
     RingSnapshot(long generation, Instant builtAt, String reason, Duration buildTime, Member localMember,
                  List<MemberInfo> members, List<ExcludedMember> excluded, Map<RingVersion, RingStats> rings,
@@ -49,7 +45,7 @@ public final class RingSnapshot {
     }
 
     /**
-     * With feature rings already made (and prepared for the sets in use) by the {@link RingBuilder}.
+     * With feature rings already made (and prepared for the sets in use) by the extension's ring builder.
      * Public only for the extension's runtime, which builds one snapshot per rebuild; an application
      * reads snapshots ({@link RingSelector#snapshot()}) and has no reason to make one.
      */
@@ -72,38 +68,6 @@ public final class RingSnapshot {
         this.featureV2 = featureV2;
         this.containsLocalMember = localMember != null
                 && members.stream().anyMatch(m -> m.member().getUuid().equals(localMember.getUuid()));
-        this.counts = RingMetrics.NO_COUNTS;
-    }
-
-    private RingSnapshot(RingSnapshot s, RingMetrics.SelectionCounts counts) {
-        this.generation = s.generation;
-        this.builtAt = s.builtAt;
-        this.reason = s.reason;
-        this.buildTime = s.buildTime;
-        this.localMember = s.localMember;
-        this.members = s.members;
-        this.excluded = s.excluded;
-        this.rings = s.rings;
-        this.knownFeatures = s.knownFeatures;
-        this.v1 = s.v1;
-        this.v2 = s.v2;
-        this.featureV1 = s.featureV1;
-        this.featureV2 = s.featureV2;
-        this.containsLocalMember = s.containsLocalMember;
-        this.counts = counts;
-    }
-
-    /**
-     * This snapshot, counting its selections with {@code counts} (resolved for its members). Public
-     * only for the extension's runtime, which resolves the counters once per rebuild.
-     */
-    public RingSnapshot counted(RingMetrics.SelectionCounts counts) {
-        return new RingSnapshot(this, counts);
-    }
-
-    /** Counts one selection of node {@code index} (-1: none) on {@code version}. */
-    void count(RingVersion version, int index) {
-        counts.count(version, index);
     }
 
     /** 1 for the first rebuild, one more for each rebuild after it. */

@@ -16,12 +16,12 @@
  * {@link io.ketama.quarkus.KetamaBuildTimeConfig}, checked ahead of time by
  * {@link io.ketama.quarkus.KetamaConfigCheck}).
  *
- * <p>Everything that makes these work (the member's lifetime, rebuilds, membership, migration, the
- * admin plane, health, metrics, the embedded Hazelcast member) is in
- * {@link io.ketama.quarkus.runtime}, package-private where it can be. The few API members that only
- * the runtime calls (the {@code RingSnapshot} constructor, the exceptions' factories) say so.
- * {@code Candidates}, the lazy failover list behind {@link io.ketama.quarkus.Selection#candidates()},
- * is package-private here because only {@code RingSelector} makes it.
+ * <p>Everything that makes these work (the member's lifetime and its {@code RingSelector}, rebuilds,
+ * membership, migration, the admin plane, health, metrics, the embedded Hazelcast member) is in
+ * the extension's runtime package, package-private where it can be; this package imports nothing
+ * from it (a test says so), and finds the start-up rules {@link io.ketama.quarkus.KetamaConfigCheck}
+ * applies as a service. The few API members that only the runtime calls (the {@code RingSnapshot}
+ * constructor, the exceptions' factories) say so.
  *
  * <p>The rules about rings (feature tags, weights, address text) are core's ({@code io.ketama.core}).
  */

@@ -1,10 +1,8 @@
 package io.ketama.quarkus.deployment;
 
 import io.ketama.quarkus.KetamaBuildTimeConfig;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.devui.KetamaJsonRpcService;
 import io.ketama.quarkus.runtime.KetamaClusterRecorder;
-import io.ketama.quarkus.runtime.MemberLifecycle;
 import io.ketama.quarkus.runtime.RegisteredClasses;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
@@ -57,7 +55,7 @@ class KetamaProcessor {
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(MemberLifecycle.class, RingSelector.class)
+                .addBeanClasses(RegisteredClasses.memberBeans())
                 .addBeanClasses(RegisteredClasses.producers())
                 .setUnremovable()
                 .build();

@@ -95,7 +95,8 @@ public final class ClusterRings implements AutoCloseable {
     private final RingMetrics metrics;
     private final RingBuilder builder;
     private final Set<UUID> warned = new HashSet<>();
-    private volatile RingSnapshot snapshot;
+    /** The rings in use and their members' selection counters, swapped as one. */
+    private volatile InUse inUse;
     private volatile MigrationSplit split;
     private final CoalescingRebuilder rebuilder;
     private final MemberBoard board;
@@ -148,7 +149,7 @@ public final class ClusterRings implements AutoCloseable {
         }
         this.builder = new RingBuilder(settings.ring());
         RingSnapshot empty = builder.build(List.of(), localMember, 0, "not built yet");
-        this.snapshot = empty.counted(metrics.counts(empty));
+        this.inUse = new InUse(empty, metrics.counts(empty));
         this.split = new MigrationSplit(settings.migration(), settings.splitAllowedHere());
         // the callbacks below run only once start() has started the part that calls them
         this.rebuilder = new CoalescingRebuilder(settings.coalesceDelay(), this::rebuild);
@@ -161,7 +162,7 @@ public final class ClusterRings implements AutoCloseable {
         this.migration = new ClusterMigration(hazelcast, settings.source(), quorum, this::migrationApplied, Clock.systemUTC());
         migration.onChange(s -> metrics.migrationChanged(s.origin()));
         this.watcher = new MembershipWatcher(hazelcast, board, settings.allowlist(), rebuilder::request);
-        this.gate = new ServingGate(board, () -> hazelcast.getCluster().getMembers(), () -> snapshot);
+        this.gate = new ServingGate(board, () -> hazelcast.getCluster().getMembers(), () -> inUse.snapshot());
         Objects.requireNonNull(forwardOutcomes, "forwardOutcomes");
         this.ramp = new MigrationRamp(migration, () -> MigrationRamp.Signals.of(shadows, forwardOutcomes.get()), Clock.systemUTC());
     }
@@ -242,8 +243,8 @@ public final class ClusterRings implements AutoCloseable {
         List<Member> members = new ArrayList<>(candidates.members());
         candidates.refused().forEach(e -> members.add(e.member()));
         reportExcluded(built, members);
-        RingSnapshot snapshot = built.counted(metrics.counts(built));
-        this.snapshot = snapshot;
+        RingSnapshot snapshot = built;
+        this.inUse = new InUse(built, metrics.counts(built));
         builtFrom = inputs;
         metrics.rebuilt(snapshot.buildTime());
         Set<UUID> onRings = new HashSet<>();
@@ -285,7 +286,19 @@ public final class ClusterRings implements AutoCloseable {
 
     /** The rings in use now. */
     public RingSnapshot snapshot() {
-        return snapshot;
+        return inUse.snapshot();
+    }
+
+    /**
+     * The rings in use now with their members' selection counters (resolved once per rebuild, so a
+     * lookup counts without a map lookup).
+     */
+    InUse inUse() {
+        return inUse;
+    }
+
+    /** A snapshot and the counters of its selections, read by a lookup in one volatile read. */
+    record InUse(RingSnapshot snapshot, RingMetrics.SelectionCounts counts) {
     }
 
     public MigrationSource migrationSource() {

@@ -30,7 +30,7 @@ import org.jboss.logging.Logger;
  */
 @Startup
 @Singleton
-public class MemberLifecycle {
+class MemberLifecycle {
 
     private static final Logger LOG = Logger.getLogger(MemberLifecycle.class);
 

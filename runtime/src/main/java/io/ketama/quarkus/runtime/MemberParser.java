@@ -16,10 +16,8 @@ import java.util.Set;
  * member of the cluster) and by configuration validation (for this member), so a value this
  * member refuses in its configuration is exactly one the others would refuse as an attribute.
  *
- * <p>Public only for {@link MemberAttributes#publish}, which checks a weight and a data centre by
- * the rules the others read them with ({@link #weight}, {@link #datacenter}); not an API.
  */
-public final class MemberParser {
+final class MemberParser {
 
     static final String DEFAULT_DATACENTER = "default";
 
@@ -70,28 +68,14 @@ public final class MemberParser {
                 listIndex);
     }
 
-    /** A place in a server list: a whole number from 0 to 1,000,000 (far more servers than a ring holds). */
-    public static int listIndex(String name, String text) {
-        int index;
-        try {
-            index = Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            index = -1;
-        }
-        if (index < 0 || index > 1_000_000) {
-            throw new IllegalArgumentException(name + " must be a whole number from 0 to 1000000 (the member's place in the clients' "
-                    + "server list, from 0), was '" + text + "'");
-        }
-        return index;
+    /** {@link MemberAttributes#listIndex}. */
+    static int listIndex(String name, String text) {
+        return MemberAttributes.listIndex(name, text);
     }
 
-    /** A weight ({@link Node#WEIGHT_RULE}). */
-    public static int weight(String name, String text) {
-        int w = Node.parseWeight(text);
-        if (w < 0) {
-            throw new IllegalArgumentException(name + " must be " + Node.WEIGHT_RULE + ", was '" + text + "'");
-        }
-        return w;
+    /** {@link MemberAttributes#weight}. */
+    static int weight(String name, String text) {
+        return MemberAttributes.weight(name, text);
     }
 
     /** Feature tags ({@link FeatureTags#LIST_RULE}); a blank text is no features. */
@@ -99,11 +83,8 @@ public final class MemberParser {
         return FeatureTags.parseList(text, name);
     }
 
-    /** A non-blank data centre name. */
-    public static String datacenter(String name, String text) {
-        if (text.isBlank()) {
-            throw new IllegalArgumentException(name + " must be a non-blank data centre name, was '" + text + "'");
-        }
-        return text.trim();
+    /** {@link MemberAttributes#datacenter}. */
+    static String datacenter(String name, String text) {
+        return MemberAttributes.datacenter(name, text);
     }
 }

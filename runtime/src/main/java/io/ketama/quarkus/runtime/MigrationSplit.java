@@ -16,7 +16,7 @@ import io.ketama.quarkus.MigrationSettings;
  * <p>Public because {@link io.ketama.quarkus.RingSelector} reads one split per selection
  * ({@link #versionFor}, {@link #shadow}); not an API.
  */
-public final class MigrationSplit {
+final class MigrationSplit {
 
     private static final double CIRCLE = 4294967296.0;
 

@@ -15,6 +15,11 @@ public final class RegisteredClasses {
     private RegisteredClasses() {
     }
 
+    /** The member's lifetime and its {@code RingSelector}. */
+    public static String[] memberBeans() {
+        return new String[] {MemberLifecycle.class.getName(), MemberRingSelector.class.getName()};
+    }
+
     /** The producers of the settings, the metrics default and the embedded Hazelcast member. */
     public static String producers() {
         return KetamaProducers.class.getName();

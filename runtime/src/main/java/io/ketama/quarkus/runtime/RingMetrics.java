@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * <p>Public because {@link RingSelector} (the API) injects it and {@link RingSnapshot} carries its
  * {@link SelectionCounts}; not an API.
  */
-public interface RingMetrics {
+interface RingMetrics {
 
     /** Counts nothing. */
     SelectionCounts NO_COUNTS = (version, index) -> { };

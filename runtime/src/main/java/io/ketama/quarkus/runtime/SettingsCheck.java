@@ -8,18 +8,21 @@ import java.util.List;
 
 /**
  * The settings groups this package validates ({@link KetamaSettings}, {@link ClusterSettings}), for
- * {@link KetamaConfigCheck}, and the start-up check that reports every group's problems at once.
+ * {@link KetamaConfigCheck} (as its {@link KetamaConfigCheck.Rules} service), and the start-up check
+ * that reports every group's problems at once.
  *
- * <p>Public only so that {@link KetamaConfigCheck} (the API tools call) runs exactly these rules;
- * not an API.
+ * <p>Public only because {@link java.util.ServiceLoader} makes its services through a public
+ * constructor; not an API.
  */
-public final class SettingsCheck {
+public final class SettingsCheck implements KetamaConfigCheck.Rules {
 
-    private SettingsCheck() {
+    /** For {@link java.util.ServiceLoader} ({@code META-INF/services}). */
+    public SettingsCheck() {
     }
 
     /** Adds one line per invalid key of the groups validated here to {@code problems}, in key-group order. */
-    public static void addProblems(KetamaConfig config, List<String> problems) {
+    @Override
+    public void addProblems(KetamaConfig config, List<String> problems) {
         KetamaSettings.from(config, problems);
         ClusterSettings.from(config, problems);
     }

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Public only because {@link io.ketama.quarkus.RingSelector} (the API) counts into it; not an API.
  */
-public final class ShadowCounts {
+final class ShadowCounts {
 
     private final LongAdder selections = new LongAdder();
     private final LongAdder disagreements = new LongAdder();

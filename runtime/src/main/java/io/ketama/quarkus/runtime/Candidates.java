@@ -1,4 +1,4 @@
-package io.ketama.quarkus;
+package io.ketama.quarkus.runtime;
 
 import com.hazelcast.cluster.Member;
 import io.ketama.core.FeatureRings;
