@@ -106,8 +106,9 @@ public interface RingSelector {
      * {@code source=member}) on top of whatever state is current: the next generation, applied here
      * before this returns and by every other member within milliseconds. The data-centre allowlist
      * stays as each member configured it. Selections already under way finish with the settings
-     * they started with. It returns once a quorum of members apply the change
-     * ({@code quarkus.ketama.migration.min-members}, else a majority of the members the cluster expects).
+     * they started with. It returns once a majority of the members the cluster expects apply the
+     * change (at once in a cluster of one), or {@code quarkus.ketama.migration.min-members} members
+     * when that is set (runtime/README, "Faults").
      *
      * @return the new state
      * @throws MigrationQuorumException when this member sees fewer members than that (nothing

@@ -41,8 +41,8 @@ import java.util.function.Supplier;
  * ramp runs on the member that started it: if that member stops, the ramp stops where it is.
  *
  * <h2>Split clusters</h2>
- * A step is a migration change like any other, so it needs {@code quarkus.ketama.migration.min-members}
- * members ({@link MigrationQuorum}). When it is refused (this member sees too few members: it may be
+ * A step is a migration change like any other, so it needs the quorum of one: a majority of the
+ * members the cluster expects, or {@code quarkus.ketama.migration.min-members} ({@link MigrationQuorum}). When it is refused (this member sees too few members: it may be
  * on the smaller side of a network partition) or not confirmed by enough members in time, the ramp
  * is {@link Phase#PAUSED}, says why, and tries the same step again every interval until it is
  * acknowledged; the brake then starts from a new baseline, since the interval of the split says
