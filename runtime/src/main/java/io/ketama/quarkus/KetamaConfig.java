@@ -78,6 +78,25 @@ public interface KetamaConfig {
     OptionalInt hashNodes();
 
     /**
+     * What this application is to the cluster: {@code member} (an embedded Hazelcast member, on the
+     * rings, with the admin plane) or {@code client} (the extension makes a Hazelcast client of
+     * {@code hazelcast.cluster-name} at {@code hazelcast.members}; its {@code RingSelector} follows
+     * the members' rings, migration state and serving states, and it is on no ring and has no admin
+     * plane). An application that produces its own {@code HazelcastInstance} gets the role of that
+     * instance whatever this says.
+     */
+    @WithDefault("member")
+    Role role();
+
+    /** {@link #role()}. */
+    enum Role {
+        /** An embedded Hazelcast member. */
+        MEMBER,
+        /** A Hazelcast client of the cluster. */
+        CLIENT
+    }
+
+    /**
      * How this member is placed on the rings.
      */
     Member member();

@@ -53,7 +53,7 @@ import java.util.function.UnaryOperator;
  * the deployment module's {@code QuarkusUnitTest}s run it on plain members beside the application
  * ({@link #startOn}, {@link #open}, {@link #drain}); not an API.
  */
-public final class ClusterRings implements AutoCloseable {
+public final class ClusterRings implements RingsSource, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ClusterRings.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
@@ -275,11 +275,13 @@ public final class ClusterRings implements AutoCloseable {
     }
 
     /** Which ring serves which key, in force now. */
+    @Override
     public MigrationSplit split() {
         return split;
     }
 
     /** The migration state this member applies. */
+    @Override
     public MigrationState migration() {
         return migration.current();
     }
@@ -293,7 +295,8 @@ public final class ClusterRings implements AutoCloseable {
      * The rings in use now with their members' selection counters (resolved once per rebuild, so a
      * lookup counts without a map lookup).
      */
-    InUse inUse() {
+    @Override
+    public InUse inUse() {
         return inUse;
     }
 
@@ -301,11 +304,13 @@ public final class ClusterRings implements AutoCloseable {
     record InUse(RingSnapshot snapshot, RingMetrics.SelectionCounts counts) {
     }
 
+    @Override
     public MigrationSource migrationSource() {
         return migration.source();
     }
 
     /** See {@link RingSelector#updateMigration(MigrationSettings, long, String)}. */
+    @Override
     public MigrationState updateMigration(MigrationSettings next, long expectedGeneration, String who) {
         return migration.update(next, expectedGeneration, who);
     }
@@ -335,6 +340,7 @@ public final class ClusterRings implements AutoCloseable {
     }
 
     /** Where {@link RingSelector} counts the shadow selections it makes on these rings. */
+    @Override
     public ShadowCounts shadows() {
         return shadows;
     }
@@ -344,6 +350,7 @@ public final class ClusterRings implements AutoCloseable {
      * last heard it ({@link MemberBoard#known}): no remote read, so the admin plane answers while the
      * owner of some entry is paused or cut off (a remote read stalled a second on each such owner).
      */
+    @Override
     public List<MemberStanding> standings() {
         Set<Member> members = hazelcast.getCluster().getMembers();
         Map<UUID, MemberStatus> statuses = board.known(members);
@@ -356,7 +363,13 @@ public final class ClusterRings implements AutoCloseable {
     }
 
 
+    @Override
+    public boolean ready() {
+        return servingState() == ServingState.SERVING && snapshot().containsLocalMember();
+    }
+
     /** This member's serving state. */
+    @Override
     public ServingState servingState() {
         return board.mine().state();
     }

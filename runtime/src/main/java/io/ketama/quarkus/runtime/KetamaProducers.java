@@ -5,6 +5,7 @@ import io.ketama.quarkus.KetamaConfig;
 import io.ketama.quarkus.MemberAddress;
 import io.ketama.quarkus.MemberAttributes;
 
+import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import io.quarkus.arc.All;
@@ -51,8 +52,14 @@ class KetamaProducers {
     @Produces
     @Singleton
     @DefaultBean
-    HazelcastInstance hazelcast(KetamaSettings settings, ClusterSettings clusterSettings,
+    HazelcastInstance hazelcast(KetamaConfig ketama, KetamaSettings settings, ClusterSettings clusterSettings,
                                 @All List<HazelcastConfigCustomizer> customizers) {
+        if (ketama.role() == KetamaConfig.Role.CLIENT) {
+            HazelcastInstance client = HazelcastClient.newHazelcastClient(HazelcastClientConfigs.of(settings));
+            LOG.infof("ketama: Hazelcast client connected to cluster '%s' (%d members)", client.getConfig().getClusterName(),
+                    client.getCluster().getMembers().size());
+            return client;
+        }
         Config config = HazelcastConfigs.customized(HazelcastConfigs.of(settings), customizers, settings);
         new ConfiguredMigration(settings.migration(), clusterSettings.migrationRevision()).publishOn(config);
         // last: a filter the application set itself is kept

@@ -25,6 +25,16 @@ class KetamaReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         RingSnapshot s = selector.snapshot();
+        if (s.localMember() == null) {
+            // a Hazelcast client: ready while connected with members on its rings; else it keeps its last rings and says so
+            return HealthCheckResponse.named("ketama-rings")
+                    .status(selector.isReady())
+                    .withData("role", "client")
+                    .withData("generation", s.generation())
+                    .withData("members", s.members().size())
+                    .withData("reason", s.reason())
+                    .build();
+        }
         return HealthCheckResponse.named("ketama-rings")
                 .status(s.containsLocalMember())
                 .withData("generation", s.generation())

@@ -2,7 +2,6 @@ package io.ketama.quarkus.runtime;
 
 import io.ketama.quarkus.ForwardOutcomes;
 import io.ketama.quarkus.MemberAddress;
-import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingsLeft;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -20,13 +19,15 @@ import jakarta.interceptor.Interceptor;
 import org.jboss.logging.Logger;
 
 /**
- * This process's member of the rings over the application's lifetime: starts its
- * {@link ClusterRings} when the application starts (rings built, migration state followed),
- * places it on the others' rings once the application has started, drains it on a graceful stop
- * and closes it at shutdown. {@link RingSelector} answers selections from the rings it keeps.
+ * This process's part in the cluster over the application's lifetime. On a Hazelcast member:
+ * starts its {@link ClusterRings} when the application starts (rings built, migration state
+ * followed), places it on the others' rings once the application has started, drains it on a
+ * graceful stop and closes it at shutdown. On a Hazelcast client (the application's
+ * {@code HazelcastInstance} bean is one, or {@code quarkus.ketama.role=client}): starts its
+ * {@link ClientRings}, which follow the members and are on no ring. {@link MemberRingSelector}
+ * answers selections from either ({@link #source()}).
  *
- * <p>Public because {@link RingSelector} (the API) injects it and reads its {@link #rings()}, and the
- * build steps register it by class; not an API.
+ * <p>The build steps register it by name ({@link RegisteredClasses}).
  */
 @Startup
 @Singleton
@@ -47,10 +48,23 @@ class MemberLifecycle {
     @Inject
     Event<RingsLeft> ringsLeft;
 
+    /** This member's part; null on a client. */
     private ClusterRings rings;
+    /** The client's view; null on a member. */
+    private ClientRings client;
 
     @PostConstruct
     void start() {
+        if (HazelcastRole.isClient(hazelcast)) {
+            client = new ClientRings(hazelcast, settings.ring(), settings.migration(), settings.splitAllowedHere(), metrics);
+            metrics.bind(client::snapshotNow);
+            metrics.bindClientConnected(client::connected);
+            client.start();
+            LOG.infof("ketama: this application is a Hazelcast client of cluster '%s': its rings follow the %d members "
+                    + "(it is on no ring and has no admin plane); migration %s", hazelcast.getConfig().getClusterName(),
+                    client.inUse().snapshot().members().size(), client.migration());
+            return;
+        }
         rings = new ClusterRings(hazelcast, new ClusterRings.Settings(settings.ring(), settings.coalesceDelay(),
                 settings.migration(), clusterSettings.migrationSource(), settings.splitAllowedHere(),
                 clusterSettings.memberAllowlist(), clusterSettings.minMembers(), clusterSettings.forgetFailedAfter(),
@@ -71,7 +85,9 @@ class MemberLifecycle {
      * so what serves forwarded keys is in place).
      */
     void serve(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER + 500) StartupEvent event) {
-        rings.open();
+        if (rings != null) {
+            rings.open();
+        }
     }
 
     /**
@@ -79,7 +95,9 @@ class MemberLifecycle {
      * graceful stop before the HTTP server stops taking requests ({@link DrainOnShutdown}).
      */
     void drain() throws InterruptedException {
-        ringsLeft.fire(rings.drain(clusterSettings.drainTimeout(), clusterSettings.drainQuietPeriod()));
+        if (rings != null) {
+            ringsLeft.fire(rings.drain(clusterSettings.drainTimeout(), clusterSettings.drainQuietPeriod()));
+        }
     }
 
     @PreDestroy
@@ -87,10 +105,31 @@ class MemberLifecycle {
         if (rings != null) {
             rings.close();
         }
+        if (client != null) {
+            client.close();
+        }
     }
 
-    /** The rings this member keeps current. */
-    public ClusterRings rings() {
+    /**
+     * The rings this member keeps current.
+     *
+     * @throws IllegalStateException on a Hazelcast client, which has no member part (no admin plane)
+     */
+    ClusterRings rings() {
+        if (rings == null) {
+            throw new IllegalStateException("this application is a Hazelcast client: it is on no ring and has no admin plane; "
+                    + "use a member's");
+        }
         return rings;
+    }
+
+    /** Whether this application is a Hazelcast client of the cluster (no member part, no admin plane). */
+    boolean isClient() {
+        return client != null;
+    }
+
+    /** Where selections are answered from: this member's rings, or the client's view. */
+    RingsSource source() {
+        return rings != null ? rings : client;
     }
 }

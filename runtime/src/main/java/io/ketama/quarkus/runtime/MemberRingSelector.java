@@ -31,9 +31,10 @@ import java.util.Set;
 import java.util.function.ToLongFunction;
 
 /**
- * The member's {@link RingSelector}: selections from the rings and migration state that
- * {@link ClusterRings} keeps current on this member ({@link MemberLifecycle} starts and stops it).
- * The contract is the interface's.
+ * The extension's {@link RingSelector}: selections from the rings and migration state kept current
+ * in the background ({@link RingsSource}): by {@link ClusterRings} on a member, by
+ * {@link ClientRings} on a Hazelcast client ({@link MemberLifecycle} starts and stops either). The
+ * contract is the interface's.
  */
 @ApplicationScoped
 class MemberRingSelector implements RingSelector {
@@ -46,7 +47,7 @@ class MemberRingSelector implements RingSelector {
     KetamaConfig config;
 
     /** Where the rings are kept current ({@link MemberLifecycle}); read once, then without a proxy per lookup. */
-    private ClusterRings cluster;
+    private RingsSource cluster;
     /** Where shadow selections are counted for a ramp's brake: the rings' own counts. */
     private ShadowCounts shadows;
 
@@ -61,9 +62,21 @@ class MemberRingSelector implements RingSelector {
         }
     }
 
+    /** For CDI, which injects the fields and calls {@link #init}. */
+    MemberRingSelector() {
+    }
+
+    /** Without CDI: selections from {@code source} (a tool's member, a test's client). */
+    MemberRingSelector(RingsSource source, RingMetrics metrics, BoundedLoadSettings bounded) {
+        this.cluster = source;
+        this.shadows = source.shadows();
+        this.metrics = metrics;
+        this.bounded = bounded;
+    }
+
     @PostConstruct
     void init() {
-        cluster = member.rings();
+        cluster = member.source();
         shadows = cluster.shadows();
         bounded = BoundedLoadSettings.of(config);
     }
@@ -126,7 +139,7 @@ class MemberRingSelector implements RingSelector {
         if (!bounded.enabled()) {
             return new BoundedSelection(plain, plain.owner(), 0);
         }
-        RingSnapshot s = cluster.snapshot();
+        RingSnapshot s = cluster.inUse().snapshot();
         BoundedLoads<Member> chooser = choosers(s).of(plain.version());
         KetamaRing<Member> ring = chooser.ring();
         if (requiredFeatures.isEmpty() && ring.style() == null) {
@@ -178,12 +191,12 @@ class MemberRingSelector implements RingSelector {
 
     @Override
     public RingSnapshot snapshot() {
-        return cluster.snapshot();
+        return cluster.inUse().snapshot();
     }
 
     @Override
     public boolean isReady() {
-        return cluster.servingState() == ServingState.SERVING && snapshot().containsLocalMember();
+        return cluster.ready();
     }
 
     @Override
@@ -203,7 +216,9 @@ class MemberRingSelector implements RingSelector {
 
     @Override
     public MigrationState updateMigration(MigrationSettings settings) {
-        return updateMigration(settings, ANY_GENERATION, "application on " + MemberAddress.of(snapshot().localMember()));
+        RingSnapshot s = snapshot();
+        return updateMigration(settings, ANY_GENERATION, "application on "
+                + (s.localMember() == null ? "a Hazelcast client" : MemberAddress.of(s.localMember())));
     }
 
     @Override

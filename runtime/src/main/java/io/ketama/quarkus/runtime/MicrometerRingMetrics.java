@@ -141,6 +141,14 @@ class MicrometerRingMetrics implements RingMetrics {
                 .strongReference(true).register(registry);
     }
 
+    @Override
+    public void bindClientConnected(java.util.function.BooleanSupplier connected) {
+        // issue 39: a client that lost the cluster keeps routing by its last rings; an operator sees it
+        Gauge.builder("ketama.client.connected", connected, c -> c.getAsBoolean() ? 1 : 0)
+                .description("1 while this Hazelcast client is connected to the cluster, 0 while it routes by the last rings it built")
+                .strongReference(true).register(registry);
+    }
+
     /** Registers counters of new members and removes those of members that left. */
     @Override
     public SelectionCounts counts(RingSnapshot snapshot) {

@@ -91,6 +91,13 @@ interface RingMetrics {
     default void bindQuorum(Supplier<MigrationQuorum.Status> quorum) {
     }
 
+    /**
+     * Called once at start-up of a Hazelcast client ({@link ClientRings}): whether it is connected to
+     * the cluster now (while not, its rings are the last it built).
+     */
+    default void bindClientConnected(java.util.function.BooleanSupplier connected) {
+    }
+
     /** Counts selections on one snapshot's rings. */
     @FunctionalInterface
     interface SelectionCounts {

@@ -1,0 +1,90 @@
+package io.ketama.quarkus.deployment;
+
+import static io.ketama.quarkus.deployment.TestCluster.awaitSnapshot;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.containsString;
+
+import io.ketama.core.RingVersion;
+import io.ketama.quarkus.MigrationSettings;
+import io.ketama.quarkus.MigrationSettings.Mode;
+import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.RingSnapshot;
+import io.ketama.quarkus.runtime.ClusterRings;
+import io.quarkus.runtime.Startup;
+import io.quarkus.test.QuarkusUnitTest;
+import io.restassured.RestAssured;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code quarkus.ketama.role=client}: the extension makes a Hazelcast client of the configured
+ * cluster instead of a member, and {@code @Inject RingSelector} answers from the members' rings:
+ * every key where the members place it, a migration change made on a member followed; the
+ * application is on no ring, refuses migration changes and has no admin plane (404 problem).
+ */
+class ClientRoleTest {
+
+    static final TestCluster CLUSTER = new TestCluster("ketama-client-role", 3);
+    static final List<ClusterRings> MEMBERS = new ArrayList<>();
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = CLUSTER.app(jar -> jar.addClass(Members.class),
+            "quarkus.ketama.role", "client",
+            "quarkus.management.enabled", "true",
+            "quarkus.management.test-port", "0",
+            "quarkus.management.host", "127.0.0.1");
+
+    /** The cluster's two members, started before the extension makes its client (a client needs a cluster to connect to). */
+    @Startup(100)
+    @ApplicationScoped
+    static class Members {
+        @PostConstruct
+        void start() {
+            synchronized (MEMBERS) {
+                if (MEMBERS.isEmpty()) {
+                    MEMBERS.add(CLUSTER.startRunning(1, MigrationSettings.DEFAULT));
+                    MEMBERS.add(CLUSTER.startRunning(2, MigrationSettings.DEFAULT));
+                }
+            }
+        }
+    }
+
+    @Inject
+    RingSelector selector;
+
+    @AfterAll
+    static void stopMembers() {
+        CLUSTER.close();
+    }
+
+    @Test
+    void theClientAnswersFromTheMembersRingsAndHasNoMemberPart() {
+        RingSnapshot s = awaitSnapshot(selector, x -> x.members().size() == 2, "the two members on the client's rings");
+        assertThat(s.localMember()).as("a client is on no ring").isNull();
+        assertThat(selector.isReady()).isTrue();
+        ClusterRings member = MEMBERS.get(0);
+        SplittableRandom random = new SplittableRandom(2);
+        for (int i = 0; i < 10_000; i++) {
+            String key = "/k/" + random.nextLong();
+            assertThat(selector.select(key).owner()).as(key).isEqualTo(member.snapshot().ring(RingVersion.V1).locate(key).payload());
+        }
+
+        long generation = member.updateMigration(new MigrationSettings(Mode.V2, 0, false), -1, "test").generation();
+        TestCluster.await(() -> selector.migration().generation(), g -> g == generation, TestCluster.DEADLINE, "the change on the client");
+        assertThat(selector.select("/k/1").version()).isEqualTo(RingVersion.V2);
+        assertThat(selector.select("/k/1").owner()).isEqualTo(member.snapshot().ring(RingVersion.V2).locate("/k/1").payload());
+
+        assertThatThrownBy(() -> selector.updateMigration(new MigrationSettings(Mode.V1, 0, false)))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("Hazelcast client");
+        RestAssured.given().port(TestCluster.managementPort()).get("/q/ketama/migration")
+                .then().statusCode(404).contentType("application/problem+json").body(containsString("client-has-no-admin-plane"));
+    }
+}
