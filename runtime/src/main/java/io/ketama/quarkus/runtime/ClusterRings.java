@@ -35,7 +35,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /**
  * A member's part in the cluster, without CDI: it keeps the rings current (rebuilt from the
@@ -315,31 +314,26 @@ public final class ClusterRings implements RingsSource, AutoCloseable {
         return migration.update(next, expectedGeneration, who);
     }
 
-    /** See {@link ClusterMigration#update(UnaryOperator, long, String)}. */
-    MigrationState changeMigration(UnaryOperator<MigrationSettings> change, long expectedGeneration, String who) {
-        return migration.update(change, expectedGeneration, who);
-    }
-
     MigrationRamp ramp() {
         return ramp;
     }
 
-    /** Where a migration change stands now: the members expected, seen and required ({@link MigrationQuorum}); no remote call. */
-    MigrationQuorum.Status quorum() {
-        return quorum.status();
+    /** The cluster's migration state as this member follows and changes it (the admin plane's changes, the adopted configuration). */
+    ClusterMigration migrations() {
+        return migration;
     }
 
-    /** The members the cluster expects, as this member last heard them ({@link ClusterRoster}). */
-    ExpectedMembers expectedMembers() {
-        return roster.current();
+    /** How many members a migration change needs, and where that stands now ({@link MigrationQuorum#status}). */
+    MigrationQuorum quorum() {
+        return quorum;
     }
 
-    /** An operator's removal of a failed member from the cluster's expected members ({@link ClusterRoster#remove}). */
-    ClusterRoster.Removal removeExpected(String identity) {
-        return roster.remove(identity);
+    /** The members the cluster expects ({@link ClusterRoster#current}), and an operator's removal of a failed one. */
+    ClusterRoster roster() {
+        return roster;
     }
 
-    /** Where {@link RingSelector} counts the shadow selections it makes on these rings. */
+    /** Where {@link MemberRingSelector} counts the shadow selections it makes on these rings. */
     @Override
     public ShadowCounts shadows() {
         return shadows;
@@ -422,10 +416,6 @@ public final class ClusterRings implements RingsSource, AutoCloseable {
         return offered;
     }
 
-    /** The configuration the cluster last adopted, or null. A remote read, waited for at most {@code within}. */
-    AdoptedConfiguration adoptedConfiguration(Duration within) throws java.util.concurrent.TimeoutException {
-        return migration.adoptedConfiguration(within);
-    }
 
     /**
      * Takes this member off every member's rings: says it is draining, waits (at most

@@ -75,7 +75,7 @@ class MemberLifecycle {
         MigrationRamp ramp = rings.ramp();
         metrics.bindMigration(MemberAddress.of(hazelcast.getCluster().getLocalMember()), rings::migration, rings::split,
                 ramp::steps, ramp::holds, ramp::rollbacks);
-        metrics.bindQuorum(rings::quorum);
+        metrics.bindQuorum(rings.quorum()::status);
         LOG.infof("ketama: migration %s on data centre '%s'%s", rings.migration(), settings.datacenter(),
                 settings.splitAllowedHere() ? "" : " (not in the split allowlist: v1 in split mode)");
     }

@@ -105,7 +105,7 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
         // the fields left out keep the values current when the change is applied, not those this
         // member applied when the request came: a change made meanwhile (here or on another member) stays
         MigrationSettings[] before = new MigrationSettings[1];
-        MigrationState after = rings.changeMigration(current -> {
+        MigrationState after = rings.migrations().update(current -> {
             before[0] = current;
             return change.applyTo(current);
         }, ifMatch, MigrationState.BY_ADMIN + caller);
@@ -133,7 +133,7 @@ final class MigrationAdminHandler implements Handler<RoutingContext> {
                 .put("origin", s.origin().label())
                 .put("source", rings.migrationSource().label());
         try {
-            view.put("configuration", configuration(rings.adoptedConfiguration(ClusterMigration.VIEW_READ_TIMEOUT)));
+            view.put("configuration", configuration(rings.migrations().adoptedConfiguration(ClusterMigration.VIEW_READ_TIMEOUT)));
         } catch (TimeoutException e) {
             // a paused or cut-off owner of the entry, not yet dropped: say so rather than wait for it
             view.put("configurationUnknown", "not read within " + ClusterMigration.VIEW_READ_TIMEOUT.toMillis()

@@ -66,7 +66,7 @@ final class QuorumAdminHandler implements Handler<RoutingContext> {
             return;
         }
         String caller = AdminHttp.caller(rc.request());
-        rc.vertx().executeBlocking(() -> rings.get().removeExpected(member.trim()), false).onComplete(done -> {
+        rc.vertx().executeBlocking(() -> rings.get().roster().remove(member.trim()), false).onComplete(done -> {
             if (done.failed()) {
                 AdminHttp.refused(rc, 503, "not-changed", "Expected members not changed", done.cause().getMessage()
                         + "; nothing was changed, try again");
@@ -88,9 +88,9 @@ final class QuorumAdminHandler implements Handler<RoutingContext> {
 
     /** The quorum and the expected members as this member knows them now (no remote call). */
     static JsonObject view(ClusterRings rings) {
-        MigrationQuorum.Status s = rings.quorum();
+        MigrationQuorum.Status s = rings.quorum().status();
         JsonArray expected = new JsonArray();
-        for (Map.Entry<String, Instant> e : rings.expectedMembers().members().entrySet()) {
+        for (Map.Entry<String, Instant> e : rings.roster().current().members().entrySet()) {
             JsonObject m = new JsonObject().put("member", e.getKey());
             if (e.getValue() != null) {
                 m.put("missingSince", e.getValue().toString());

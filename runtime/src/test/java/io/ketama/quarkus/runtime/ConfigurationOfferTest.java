@@ -93,7 +93,7 @@ class ConfigurationOfferTest {
 
     private AdoptedConfiguration adopted() {
         try {
-            return (running[0] != null ? running[0] : running[1]).rings().adoptedConfiguration(Duration.ofSeconds(30));
+            return (running[0] != null ? running[0] : running[1]).rings().migrations().adoptedConfiguration(Duration.ofSeconds(30));
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("the adopted configuration was not read within 30 s", e);
         }

@@ -93,7 +93,7 @@ class LearnedQuorumTest {
     @Test
     void aClusterOfOneStartedWithNoSettingsChangesItsStateAtOnce() {
         ClusterRings a = run(hazelcast(0));
-        assertThat(a.quorum()).isEqualTo(new MigrationQuorum.Status(true, 1, 1, 1));
+        assertThat(a.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 1, 1, 1));
 
         long start = System.nanoTime();
         MigrationState made = a.updateMigration(split(10), ClusterMigration.ANY_GENERATION, "admin");
@@ -111,8 +111,8 @@ class LearnedQuorumTest {
         ClusterRings b = run(hzB);
         HazelcastInstance hzC = hazelcast(2);
         ClusterRings c = run(hzC);
-        await(() -> a.quorum().expected() == 3 && a.quorum().seen() == 3, "three members expected");
-        assertThat(a.quorum()).isEqualTo(new MigrationQuorum.Status(true, 3, 3, 2));
+        await(() -> a.quorum().status().expected() == 3 && a.quorum().status().seen() == 3, "three members expected");
+        assertThat(a.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 3, 3, 2));
         assertThat(a.updateMigration(split(10), ClusterMigration.ANY_GENERATION, "admin").generation()).isEqualTo(2);
 
         for (ClusterRings leaving : List.of(c, b)) { // each drains, as on SIGTERM, then stops
@@ -123,9 +123,9 @@ class LearnedQuorumTest {
         members.stop(hzC);
         members.stop(hzB);
         await(() -> hzA.getCluster().getMembers().size() == 1, "A alone");
-        await(() -> a.quorum().expected() == 1, "A the only member expected");
-        assertThat(a.expectedMembers().members()).containsOnlyKeys(identity(hzA));
-        assertThat(a.quorum()).isEqualTo(new MigrationQuorum.Status(true, 1, 1, 1));
+        await(() -> a.quorum().status().expected() == 1, "A the only member expected");
+        assertThat(a.roster().current().members()).containsOnlyKeys(identity(hzA));
+        assertThat(a.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 1, 1, 1));
 
         MigrationState made = a.updateMigration(split(20), ClusterMigration.ANY_GENERATION, "admin");
         assertThat(made.generation()).isEqualTo(3);
@@ -140,21 +140,21 @@ class LearnedQuorumTest {
         run(hzB);
         HazelcastInstance hzC = hazelcast(2);
         run(hzC);
-        await(() -> a.quorum().expected() == 3 && a.quorum().seen() == 3, "three members expected");
+        await(() -> a.quorum().status().expected() == 3 && a.quorum().status().seen() == 3, "three members expected");
         String idB = identity(hzB);
         String idC = identity(hzC);
 
         // C crashes (no drain, no close): it still counts, and 2 of 3 are a majority
         hzC.getLifecycleService().terminate();
         await(() -> hzA.getCluster().getMembers().size() == 2, "C dropped from the cluster");
-        await(() -> a.expectedMembers().absent().containsKey(idC), "C noted missing");
-        assertThat(a.quorum()).isEqualTo(new MigrationQuorum.Status(true, 3, 2, 2));
+        await(() -> a.roster().current().absent().containsKey(idC), "C noted missing");
+        assertThat(a.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 3, 2, 2));
         assertThat(a.updateMigration(split(10), ClusterMigration.ANY_GENERATION, "admin").generation()).isEqualTo(2);
 
         // B crashes too: A alone is 1 of 3, and is refused with nothing written
         hzB.getLifecycleService().terminate();
         await(() -> hzA.getCluster().getMembers().size() == 1, "B dropped from the cluster");
-        assertThat(a.quorum()).isEqualTo(new MigrationQuorum.Status(true, 3, 1, 2));
+        assertThat(a.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 3, 1, 2));
         assertThatThrownBy(() -> a.updateMigration(split(20), ClusterMigration.ANY_GENERATION, "admin"))
                 .isInstanceOf(MigrationQuorumException.class)
                 .hasMessageStartingWith("this member sees 1 of the 3 members the cluster expects, fewer than the 2 (a majority) a "
@@ -165,17 +165,17 @@ class LearnedQuorumTest {
         // B returns (same address, so the same identity): 2 of 3 again
         HazelcastInstance hzB2 = hazelcast(1);
         run(hzB2);
-        await(() -> a.quorum().seen() == 2 && hzA.getCluster().getMembers().size() == 2, "B back");
-        assertThat(a.quorum()).isEqualTo(new MigrationQuorum.Status(true, 3, 2, 2));
+        await(() -> a.quorum().status().seen() == 2 && hzA.getCluster().getMembers().size() == 2, "B back");
+        assertThat(a.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 3, 2, 2));
         assertThat(a.updateMigration(split(30), ClusterMigration.ANY_GENERATION, "admin").generation()).isEqualTo(3);
 
         // an operator removes C, which will not return; a member that is there is never removed
-        assertThat(a.removeExpected(identity(hzA))).isEqualTo(ClusterRoster.Removal.PRESENT);
-        assertThat(a.removeExpected(idB)).isEqualTo(ClusterRoster.Removal.PRESENT);
-        assertThat(a.removeExpected("10.9.9.9:5701")).isEqualTo(ClusterRoster.Removal.NOT_EXPECTED);
-        assertThat(a.removeExpected(idC)).isEqualTo(ClusterRoster.Removal.REMOVED);
-        assertThat(a.quorum()).isEqualTo(new MigrationQuorum.Status(true, 2, 2, 2));
-        await(() -> running.get(running.size() - 1).quorum().expected() == 2, "the removal on B too");
+        assertThat(a.roster().remove(identity(hzA))).isEqualTo(ClusterRoster.Removal.PRESENT);
+        assertThat(a.roster().remove(idB)).isEqualTo(ClusterRoster.Removal.PRESENT);
+        assertThat(a.roster().remove("10.9.9.9:5701")).isEqualTo(ClusterRoster.Removal.NOT_EXPECTED);
+        assertThat(a.roster().remove(idC)).isEqualTo(ClusterRoster.Removal.REMOVED);
+        assertThat(a.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 2, 2, 2));
+        await(() -> running.get(running.size() - 1).quorum().status().expected() == 2, "the removal on B too");
     }
 
     @Test
@@ -185,16 +185,16 @@ class LearnedQuorumTest {
         ClusterRings a = run(hzA, forget);
         HazelcastInstance hzB = hazelcast(1);
         run(hzB, forget);
-        await(() -> a.quorum().expected() == 2 && a.quorum().seen() == 2, "two members expected");
+        await(() -> a.quorum().status().expected() == 2 && a.quorum().status().seen() == 2, "two members expected");
 
         hzB.getLifecycleService().terminate();
         await(() -> hzA.getCluster().getMembers().size() == 1, "B dropped from the cluster");
         long dropped = System.nanoTime();
-        assertThat(a.quorum().refusing()).as("1 of 2 is no majority").isTrue();
+        assertThat(a.quorum().status().refusing()).as("1 of 2 is no majority").isTrue();
         assertThatThrownBy(() -> a.updateMigration(split(10), ClusterMigration.ANY_GENERATION, "admin"))
                 .isInstanceOf(MigrationQuorumException.class);
 
-        await(() -> a.quorum().expected() == 1, "B forgotten");
+        await(() -> a.quorum().status().expected() == 1, "B forgotten");
         long forgottenAfter = (System.nanoTime() - dropped) / 1_000_000;
         System.out.printf("LearnedQuorumTest: a failed member forgotten %d ms after it was dropped (forget-failed-after %s)%n",
                 forgottenAfter, forget);
@@ -217,7 +217,7 @@ class LearnedQuorumTest {
         HazelcastInstance hzC = hazelcast(2);
         ClusterRings c = run(hzC);
         List<ClusterRings> all = List.of(a, b, c);
-        await(() -> all.stream().allMatch(r -> r.quorum().expected() == 3 && r.quorum().seen() == 3 && r.snapshot().members().size() == 3),
+        await(() -> all.stream().allMatch(r -> r.quorum().status().expected() == 3 && r.quorum().status().seen() == 3 && r.snapshot().members().size() == 3),
                 "three members expected and on every ring");
 
         // the cut
@@ -231,8 +231,8 @@ class LearnedQuorumTest {
         node(hzB).getClusterService().suspectMember(cByB, "test: partition", true);
         await(() -> hzC.getCluster().getMembers().size() == 1 && hzA.getCluster().getMembers().size() == 2
                 && hzB.getCluster().getMembers().size() == 2, "two clusters: A and B, and C alone");
-        assertThat(c.quorum()).as("C still expects A and B").isEqualTo(new MigrationQuorum.Status(true, 3, 1, 2));
-        assertThat(a.quorum()).as("A and B still expect C").isEqualTo(new MigrationQuorum.Status(true, 3, 2, 2));
+        assertThat(c.quorum().status()).as("C still expects A and B").isEqualTo(new MigrationQuorum.Status(true, 3, 1, 2));
+        assertThat(a.quorum().status()).as("A and B still expect C").isEqualTo(new MigrationQuorum.Status(true, 3, 2, 2));
 
         // a change on each side: the majority's is acknowledged, the minority's refused with nothing written
         MigrationState majority = a.updateMigration(split(40), ClusterMigration.ANY_GENERATION, "admin of A");
@@ -259,7 +259,7 @@ class LearnedQuorumTest {
         assertThat(Duration.ofMillis(agreed)).as("agreement after the merge").isLessThanOrEqualTo(AGREE_WITHIN);
         for (ClusterRings r : all) {
             assertThat(r.migration()).isEqualTo(majority);
-            assertThat(r.quorum()).isEqualTo(new MigrationQuorum.Status(true, 3, 3, 2));
+            assertThat(r.quorum().status()).isEqualTo(new MigrationQuorum.Status(true, 3, 3, 2));
         }
         // and the whole cluster changes again
         assertThat(c.updateMigration(split(50), ClusterMigration.ANY_GENERATION, "admin of C").generation())
@@ -281,8 +281,8 @@ class LearnedQuorumTest {
         RingSnapshot first = all.get(0).snapshot();
         for (ClusterRings r : all) {
             RingSnapshot s = r.snapshot();
-            if (s.members().size() != 3 || !r.migration().equals(state) || r.expectedMembers().size() != 3
-                    || !r.expectedMembers().absent().isEmpty() || r.quorum().seen() != 3) {
+            if (s.members().size() != 3 || !r.migration().equals(state) || r.roster().current().size() != 3
+                    || !r.roster().current().absent().isEmpty() || r.quorum().status().seen() != 3) {
                 return false;
             }
             for (int k = 0; k < 200; k++) {
