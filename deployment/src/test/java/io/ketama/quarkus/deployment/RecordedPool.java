@@ -95,6 +95,22 @@ record RecordedPool(List<String> servers, String hashTag, int[] owners, Map<Stri
         return address[0] + ":" + address[1];
     }
 
+    /** Each ring member's index in this pool's server list, found by its node id. */
+    Map<java.util.UUID, Integer> serverOf(io.ketama.quarkus.RingSnapshot snapshot) {
+        Map<java.util.UUID, Integer> server = new java.util.HashMap<>();
+        for (io.ketama.quarkus.MemberInfo m : snapshot.members()) {
+            for (int i = 0; i < servers.size(); i++) {
+                if (nodeId(i).equals(m.nodeId())) {
+                    server.put(m.member().getUuid(), i);
+                }
+            }
+        }
+        if (server.size() != snapshot.members().size()) {
+            throw new AssertionError("not every ring member stands for a server of the pool: " + snapshot.members());
+        }
+        return server;
+    }
+
     private static int[] owners(BufferedReader in) throws IOException {
         List<Integer> read = new ArrayList<>();
         while (read.size() < 6_000) {

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ketama.core.HashStyle;
 import io.ketama.core.RingVersion;
-import io.ketama.quarkus.MemberInfo;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,14 +51,7 @@ class TwemproxyHashTagTakeoverTest {
         }
         RingSnapshot all = awaitSnapshot(selector, s -> s.members().size() == POOL.servers().size(), "the pool's servers on the rings");
         assertThat(all.ring(RingVersion.V1).style()).isEqualTo(HashStyle.TWEMPROXY_MD5);
-        Map<UUID, Integer> server = new HashMap<>();
-        for (MemberInfo m : all.members()) {
-            for (int i = 0; i < POOL.servers().size(); i++) {
-                if (POOL.nodeId(i).equals(m.nodeId())) {
-                    server.put(m.member().getUuid(), i);
-                }
-            }
-        }
+        Map<UUID, Integer> server = POOL.serverOf(all);
         List<String> keys = RecordedPool.keys();
         int[] owners = new int[keys.size()];
         int tagged = 0;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
 import io.ketama.core.RingVersion;
-import io.ketama.quarkus.MemberInfo;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSettings.Mode;
 import io.ketama.quarkus.RingSelector;
@@ -112,17 +111,7 @@ class TwemproxyTakeoverTest {
         return owners;
     }
 
-    /** Each ring member's index in the pool's server list, by its node id. */
     private static Map<UUID, Integer> servers(RingSnapshot snapshot) {
-        Map<UUID, Integer> server = new HashMap<>();
-        for (MemberInfo m : snapshot.members()) {
-            for (int i = 0; i < POOL.servers().size(); i++) {
-                if (POOL.nodeId(i).equals(m.nodeId())) {
-                    server.put(m.member().getUuid(), i);
-                }
-            }
-        }
-        assertThat(server).as("every member stands for a server").hasSize(snapshot.members().size());
-        return server;
+        return POOL.serverOf(snapshot);
     }
 }
