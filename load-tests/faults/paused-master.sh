@@ -10,9 +10,11 @@
 #       --props "-Dhazelcast.heartbeat.failuredetector.type=phi-accrual"
 #
 # The members get the Hazelcast properties the extension sets by default (HazelcastConfigs:
-# failure timeout 10 s, heartbeat 1 s, mastership claim timeout = the failure timeout, merge
-# first/next run delay 10 s); --props adds or overrides (a later -D wins). One line per run is
-# appended to <out>/summary.tsv; each run's status files and member logs are in <out>/<label>-<n>/.
+# failure timeout 10 s, heartbeat 1 s, mastership claim timeout 30 s or the failure timeout when
+# longer, merge first/next run delay 10 s); --props adds or overrides (a later -D wins; main before
+# issue 40 point 3 had a claim timeout of 10 s: --props -Dhazelcast.mastership.claim.timeout.seconds=10).
+# One line per run is appended to <out>/summary.tsv; each run's status files and member logs are in
+# <out>/<label>-<target>-<n>/.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,8 +61,9 @@ case "$target" in master|member) ;; *) echo "--target is master or member" >&2; 
 mkdir -p "$out"
 
 # The extension's defaults (runtime HazelcastConfigs.faultTiming), then what is under test.
+claim=$(( failure_timeout > 30 ? failure_timeout : 30 ))
 defaults="-Dhazelcast.max.no.heartbeat.seconds=$failure_timeout -Dhazelcast.heartbeat.interval.seconds=1
- -Dhazelcast.mastership.claim.timeout.seconds=$failure_timeout
+ -Dhazelcast.mastership.claim.timeout.seconds=$claim
  -Dhazelcast.merge.first.run.delay.seconds=10 -Dhazelcast.merge.next.run.delay.seconds=10"
 # One line a log record, with the time to the millisecond (no spaces: the flags are split on them).
 jvm_flags="-Djava.util.logging.SimpleFormatter.format=%1\$tT.%1\$tL|%4\$s|%5\$s%6\$s%n -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 --add-modules java.se

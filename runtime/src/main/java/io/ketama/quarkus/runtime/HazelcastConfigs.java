@@ -61,6 +61,17 @@ final class HazelcastConfigs {
     static final String MASTERSHIP_CLAIM = "hazelcast.mastership.claim.timeout.seconds";
     static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(10);
     static final Duration DEFAULT_MERGE_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * The least mastership claim timeout the extension sets. Hazelcast makes it the number of tries
+     * of a claim to a member as well as their time limit, and a member that has not yet suspected the
+     * old master answers "retry" at once: retried four times at once, then after 1, 2, 4 ... 500 ms.
+     * 10 tries are over in about 0.2 s, 30 in about 8.5 s. The survivors of a paused master suspect
+     * it on their own heartbeat checks, 0.03-1.7 s apart in the runs: with 10 the claimant left out a
+     * survivor 0.2 s or more behind it and they became two clusters of one for the pause (plain
+     * Hazelcast, three members: 4 of 10 runs); with 30, 0 of 10 (issue 40, point 3;
+     * load-tests/RESULTS.md, "The paused master").
+     */
+    static final Duration MIN_MASTERSHIP_CLAIM = Duration.ofSeconds(30);
     /** Heartbeats per failure timeout are at least this many, so one late heartbeat drops nobody. */
     private static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
@@ -201,10 +212,13 @@ final class HazelcastConfigs {
             // Hazelcast's 5 s heartbeat would leave two heartbeats per 10 s: one late packet would drop a member
             setSeconds(config, HEARTBEAT_INTERVAL, null, HEARTBEAT);
             // When the master is the one cut off or paused, the member that takes over asks every other
-            // member for its member list and waits up to this long for the answers (Hazelcast: 120 s):
-            // a paused master whose connections stay open kept every member's rings unchanged for the
-            // whole of a 20 s pause (fault harness, load-tests/RESULTS.md). As long as the failure timeout.
-            setSeconds(config, MASTERSHIP_CLAIM, null, h.failureTimeout() == null ? DEFAULT_FAILURE_TIMEOUT : h.failureTimeout());
+            // member for its member list; one that has not yet suspected the master itself is asked
+            // again until this runs out (Hazelcast: 120 s), and left out after: 30 s, or the failure
+            // timeout when longer, so a survivor that suspects the master seconds after the claimant
+            // joins its cluster instead of forming one of its own (MIN_MASTERSHIP_CLAIM).
+            Duration failureTimeout = h.failureTimeout() == null ? DEFAULT_FAILURE_TIMEOUT : h.failureTimeout();
+            setSeconds(config, MASTERSHIP_CLAIM, null,
+                    failureTimeout.compareTo(MIN_MASTERSHIP_CLAIM) > 0 ? failureTimeout : MIN_MASTERSHIP_CLAIM);
         }
         Duration merge = h.mergeInterval();
         setSeconds(config, MERGE_FIRST_RUN, merge, DEFAULT_MERGE_INTERVAL);

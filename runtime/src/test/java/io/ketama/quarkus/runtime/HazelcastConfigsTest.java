@@ -50,7 +50,8 @@ class HazelcastConfigsTest {
         Config defaults = HazelcastConfigs.of(settings(NO_KEYS), LaunchMode.NORMAL);
         assertThat(defaults.getProperty(HazelcastConfigs.MAX_NO_HEARTBEAT)).isEqualTo("10");
         assertThat(defaults.getProperty(HazelcastConfigs.HEARTBEAT_INTERVAL)).isEqualTo("1");
-        assertThat(defaults.getProperty(HazelcastConfigs.MASTERSHIP_CLAIM)).as("a paused master is replaced as soon").isEqualTo("10");
+        assertThat(defaults.getProperty(HazelcastConfigs.MASTERSHIP_CLAIM))
+                .as("a claim waits for a survivor that suspects a paused master later (issue 40, point 3)").isEqualTo("30");
         assertThat(defaults.getProperty(HazelcastConfigs.MERGE_FIRST_RUN)).isEqualTo("10");
         assertThat(defaults.getProperty(HazelcastConfigs.MERGE_NEXT_RUN)).isEqualTo("10");
 
@@ -59,9 +60,14 @@ class HazelcastConfigsTest {
         Config set = HazelcastConfigs.of(settings(keys), LaunchMode.NORMAL);
         assertThat(set.getProperty(HazelcastConfigs.MAX_NO_HEARTBEAT)).isEqualTo("4");
         assertThat(set.getProperty(HazelcastConfigs.HEARTBEAT_INTERVAL)).isEqualTo("1");
-        assertThat(set.getProperty(HazelcastConfigs.MASTERSHIP_CLAIM)).isEqualTo("4");
+        assertThat(set.getProperty(HazelcastConfigs.MASTERSHIP_CLAIM)).as("never below 30 s").isEqualTo("30");
         assertThat(set.getProperty(HazelcastConfigs.MERGE_FIRST_RUN)).isEqualTo("3");
         assertThat(set.getProperty(HazelcastConfigs.MERGE_NEXT_RUN)).isEqualTo("3");
+
+        KetamaSettings.HazelcastSettings longTimeout = new KetamaSettings.HazelcastSettings(null, null, null, null, null, null, null,
+                null, Duration.ofSeconds(45), null);
+        assertThat(HazelcastConfigs.of(settings(longTimeout), LaunchMode.NORMAL).getProperty(HazelcastConfigs.MASTERSHIP_CLAIM))
+                .as("as long as a longer failure timeout").isEqualTo("45");
 
         Config fromFile = HazelcastConfigs.of(settings(file(null, null)), LaunchMode.NORMAL);
         assertThat(fromFile.getProperty(HazelcastConfigs.MAX_NO_HEARTBEAT)).as("the file's value stands").isEqualTo("45");
