@@ -41,16 +41,16 @@ import java.util.function.Supplier;
  * members that are in the cluster and serving, see {@link MembershipWatcher}), follows the
  * cluster's {@link MigrationState} ({@link ClusterMigration}), says where this member stands
  * ({@link MemberBoard}, {@link ServingGate}) and drives migration ramps ({@link MigrationRamp}).
- * {@link RingSelector} answers selections from what this keeps. {@link #startOn} runs the same on a
+ * {@link MemberRingSelector} answers selections from what this keeps. {@link #startOn} runs the same on a
  * Hazelcast member of a process without Quarkus (a tool, a test's extra members).
  *
  * <p>Start-up order: this member says it is starting, adopts the cluster's migration state, starts
  * watching, and builds its first rings before {@link #start} returns; it joins the others' rings
  * only at {@link #open}.
  *
- * <p>Public because {@link RingSelector} (the API) reads its state on every selection, and because
- * the deployment module's {@code QuarkusUnitTest}s run it on plain members beside the application
- * ({@link #startOn}, {@link #open}, {@link #drain}); not an API.
+ * <p>Public because the deployment module's {@code QuarkusUnitTest}s run it on plain members beside
+ * the application ({@link #startOn}, {@link #open}, {@link #drain}), as a tool may; not an API. The
+ * selector reads it through {@link RingsSource}.
  */
 public final class ClusterRings implements RingsSource, AutoCloseable {
 

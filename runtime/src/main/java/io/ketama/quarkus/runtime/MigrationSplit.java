@@ -12,9 +12,6 @@ import io.ketama.quarkus.MigrationSettings;
  * spread evenly around the circle rather than being one arc of it, and the decision for a key
  * depends only on the key and the share: sticky (the same every time) and monotone (raising the
  * share only moves keys from v1 to v2). The threshold has 2^32 steps, far finer than 0.01 %.
- *
- * <p>Public because {@link io.ketama.quarkus.RingSelector} reads one split per selection
- * ({@link #versionFor}, {@link #shadow}); not an API.
  */
 final class MigrationSplit {
 

@@ -10,13 +10,10 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * What {@link RingSelector} reports as it works: selections, rebuilds, shadow comparisons and
- * excluded members. {@link MicrometerRingMetrics} records them as meters when the application has
+ * What the {@link RingSelector} and the rings report as they work: selections, rebuilds, shadow
+ * comparisons and excluded members. {@link MicrometerRingMetrics} records them as meters when the application has
  * Micrometer and {@code quarkus.ketama.metrics.enabled} is true; otherwise {@link #NONE} records
  * nothing, and no Micrometer class is ever loaded.
- *
- * <p>Public because {@link RingSelector} (the API) injects it and {@link RingSnapshot} carries its
- * {@link SelectionCounts}; not an API.
  */
 interface RingMetrics {
 

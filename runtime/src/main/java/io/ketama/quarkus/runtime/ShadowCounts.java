@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.LongAdder;
  * path, and no contention between the event-loop threads that select at once. A read is a sum
  * over the adders' cells, made once per ramp step (seconds apart), so it may be a moment behind
  * the counts made while it runs; the brake compares sums taken a step apart and does not need more.
- *
- * <p>Public only because {@link io.ketama.quarkus.RingSelector} (the API) counts into it; not an API.
  */
 final class ShadowCounts {
 
