@@ -63,6 +63,10 @@ class ForwardEndpoints implements HazelcastConfigCustomizer {
         if (httpPort > 0) {
             hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_PORT, Integer.toString(httpPort));
         }
+        String httpHost = RouterSettingsProducer.httpHost();
+        if (httpHost != null) {
+            hazelcast.getMemberAttributeConfig().setAttribute(PeerEndpoints.HTTP_HOST, httpHost);
+        }
     }
 
     /** The {@code http} transport's path on this member's HTTP server. */

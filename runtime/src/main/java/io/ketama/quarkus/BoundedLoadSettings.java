@@ -13,6 +13,9 @@ public record BoundedLoadSettings(boolean enabled, double factor) {
 
     static final String KEY = "quarkus.ketama.bounded-load.";
 
+    /** The configuration's defaults: off, factor 1.25. */
+    public static final BoundedLoadSettings DEFAULT = new BoundedLoadSettings(false, 1.25);
+
     public BoundedLoadSettings {
         if (!BoundedLoads.isFactor(factor)) {
             throw new IllegalArgumentException(KEY + "factor must be " + BoundedLoads.FACTOR_RULE + "; was " + factor);

@@ -17,6 +17,12 @@ public final class PeerEndpoints {
     /** Member attribute: the port of the member's HTTP server. */
     public static final String HTTP_PORT = "ketama-router.http-port";
     /**
+     * Member attribute: the host the member's HTTP server listens on, when it is one address (not a
+     * wildcard): where the direct client ({@code client/}) sends the keys this member owns. Without
+     * it the host of the cluster address is used.
+     */
+    public static final String HTTP_HOST = "ketama-router.http-host";
+    /**
      * Member attribute: the {@link ChannelVersion} the member speaks on every forward channel;
      * absent on a member of version 1. A member older than it ignores it, as every attribute it
      * does not know.

@@ -1,0 +1,37 @@
+package io.ketama.client;
+
+import java.net.http.HttpResponse;
+import java.util.Objects;
+
+/**
+ * A member's answer to a {@link DirectClient} request.
+ *
+ * @param response         the member's HTTP answer as it came (status, headers, body)
+ * @param member           {@code host:port} of the member that answered
+ * @param owner            whether that member is the key's owner on this client's rings (false: an
+ *                         earlier candidate failed, was held off, or published no HTTP port)
+ * @param failedCandidates candidates that failed or were skipped before this one answered
+ */
+public record DirectAnswer(HttpResponse<byte[]> response, String member, boolean owner, int failedCandidates) {
+
+    /** The service's header saying the owner was past its bound and the key's next candidate served it. */
+    public static final String SPILLED = "X-Ketama-Spilled";
+
+    public DirectAnswer {
+        Objects.requireNonNull(response, "response");
+        Objects.requireNonNull(member, "member");
+    }
+
+    public int status() {
+        return response.statusCode();
+    }
+
+    public byte[] body() {
+        return response.body();
+    }
+
+    /** Whether the owner spilled the key to its next candidate (bounded loads): served, one forward on the members. */
+    public boolean spilled() {
+        return response.headers().firstValue(SPILLED).isPresent();
+    }
+}
