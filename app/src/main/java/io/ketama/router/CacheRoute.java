@@ -1,5 +1,6 @@
 package io.ketama.router;
 
+import com.hazelcast.cluster.Member;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.caching.CachePolicy;
 import io.ketama.router.forwarding.FailoverChain;
@@ -21,6 +22,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -160,8 +162,8 @@ class CacheRoute {
         long mark = nearCopy ? keyServer.cache().marks().mark() : 0; // a purge that overtakes the forward keeps its answer from the near copies
         CompletionStage<FailoverChain.Outcome> done;
         try {
-            done = ownerSpilled ? chain.serveSpilled(asked, selection.candidates(), span)
-                    : chain.serve(asked, selection.candidates(), span);
+            List<Member> candidates = PassedOver.without(selection.candidates(), request.getHeader(PassedOver.NAME));
+            done = ownerSpilled ? chain.serveSpilled(asked, candidates, span) : chain.serve(asked, candidates, span);
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e);
         }

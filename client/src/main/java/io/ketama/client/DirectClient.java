@@ -1,6 +1,7 @@
 package io.ketama.client;
 
 import com.hazelcast.cluster.Member;
+import io.ketama.quarkus.MemberAddress;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.Selection;
 import java.io.IOException;
@@ -36,7 +37,10 @@ import java.util.concurrent.atomic.LongAdder;
  * that member off for that long and goes to the next. A member that failed
  * {@link DirectClientSettings#breakerFailures()} times in a row is held off for
  * {@link DirectClientSettings#breakerOpenFor()} and skipped while held; when every candidate is held off
- * they are tried anyway, in order (an answer closes the breaker). Any other answer, errors included,
+ * they are tried anyway, in order (an answer closes the breaker). Each later candidate is told which
+ * members were passed over ({@link #PASSED_OVER}), so it serves the key from its own candidates without
+ * them, as it serves a forward another member failed over to it, instead of forwarding it back to the
+ * owner that failed. Any other answer, errors included,
  * is the member's answer and is returned: a {@code 502} says the origin failed, which another member
  * would only ask again. When no candidate answered, the last {@code 503} is returned if there was
  * one, else {@link NoMemberAnsweredException}.
@@ -55,7 +59,14 @@ public final class DirectClient {
     public static final String CACHE_PREFIX = "/cache/";
     /** The features header: the members' {@code X-Ketama-Features}, comma-separated. */
     public static final String FEATURES = "X-Ketama-Features";
-    private static final Set<String> SET_BY_THE_JDK = Set.of("host", "connection", "content-length", "expect", "upgrade");
+    /**
+     * The members (cluster addresses) this client passed over for the key, sent to each later candidate
+     * so it serves the key from its own candidates without them rather than forward it back to a failed
+     * owner (the service's {@code PassedOver}).
+     */
+    public static final String PASSED_OVER = "X-Ketama-Passed-Over";
+    private static final Set<String> SET_BY_THE_JDK = Set.of("host", "connection", "content-length", "expect", "upgrade",
+            PASSED_OVER.toLowerCase(Locale.ROOT));
 
     private final RingSelector rings;
     private final DirectClientSettings settings;
@@ -114,7 +125,7 @@ public final class DirectClient {
             MemberBreaker breaker = breakers.computeIfAbsent(member.getUuid(), u -> new MemberBreaker());
             if (breaker.heldOff(System.nanoTime())) {
                 heldOff.increment();
-                attempts.heldOff(i);
+                attempts.heldOff(i, member);
                 continue;
             }
             DirectAnswer answer = attempt(m, path, headers, member, breaker, i == 0, attempts);
@@ -142,16 +153,17 @@ public final class DirectClient {
             boolean owner, Attempts attempts) {
         MemberEndpoint endpoint = MemberEndpoint.of(member);
         if (endpoint == null) {
-            attempts.failed(member.getAddress() + ": publishes no usable " + MemberEndpoint.HTTP_PORT, null);
+            attempts.failed(member, member.getAddress() + ": publishes no usable " + MemberEndpoint.HTTP_PORT, null);
             return null;
         }
         try {
-            HttpResponse<byte[]> response = http.send(request(method, endpoint.uri(path), headers), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = http.send(request(method, endpoint.uri(path), headers, attempts.passedOverAddresses(member)),
+                    HttpResponse.BodyHandlers.ofByteArray());
             long retryAfter = retryAfterSeconds(response);
             if (response.statusCode() == 503 && retryAfter >= 0) {
                 breaker.holdOff(System.nanoTime(), TimeUnit.SECONDS.toNanos(Math.min(retryAfter, settings.maxRetryAfter().toSeconds())));
                 failedOver.increment();
-                attempts.busy(endpoint + ": 503 with Retry-After " + retryAfter, response, endpoint.toString());
+                attempts.busy(member, endpoint + ": 503 with Retry-After " + retryAfter, response, endpoint.toString());
                 return null;
             }
             breaker.answered();
@@ -159,7 +171,7 @@ public final class DirectClient {
         } catch (IOException e) {
             breaker.failed(System.nanoTime(), settings.breakerFailures(), settings.breakerOpenFor().toNanos());
             failedOver.increment();
-            attempts.failed(endpoint + ": " + e, e);
+            attempts.failed(member, endpoint + ": " + e, e);
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -171,6 +183,8 @@ public final class DirectClient {
     private static final class Attempts {
         final List<String> lines;
         final List<Integer> heldOff = new ArrayList<>(0);
+        /** Cluster addresses of the members passed over, in the order tried. */
+        final List<String> addresses = new ArrayList<>(0);
         /** Candidates passed over: failed, held off, unaddressable or busy. */
         int passedOver;
         HttpResponse<byte[]> busy;
@@ -181,9 +195,25 @@ public final class DirectClient {
             lines = new ArrayList<>(tries);
         }
 
-        void heldOff(int index) {
+        void heldOff(int index, Member member) {
             heldOff.add(index);
+            addresses.add(MemberAddress.of(member));
             passedOver++;
+        }
+
+        /** The {@link #PASSED_OVER} value for an attempt at {@code member}: null for none. */
+        String passedOverAddresses(Member member) {
+            if (addresses.isEmpty()) {
+                return null;
+            }
+            String self = MemberAddress.of(member);
+            StringBuilder out = new StringBuilder();
+            for (String a : addresses) {
+                if (!a.equals(self)) {
+                    out.append(out.length() == 0 ? "" : ",").append(a);
+                }
+            }
+            return out.length() == 0 ? null : out.toString();
         }
 
         /** A held-off candidate is tried after all: no longer passed over unless it fails. */
@@ -195,16 +225,17 @@ public final class DirectClient {
             return List.copyOf(heldOff);
         }
 
-        void failed(String line, Throwable cause) {
+        void failed(Member member, String line, Throwable cause) {
             lines.add(line);
+            addresses.add(MemberAddress.of(member));
             passedOver++;
             if (cause != null) {
                 last = cause;
             }
         }
 
-        void busy(String line, HttpResponse<byte[]> response, String member) {
-            failed(line, null);
+        void busy(Member passed, String line, HttpResponse<byte[]> response, String member) {
+            failed(passed, line, null);
             busy = response;
             busyMember = member;
         }
@@ -227,8 +258,11 @@ public final class DirectClient {
         return answer;
     }
 
-    private HttpRequest request(String method, URI uri, Map<String, List<String>> headers) {
+    private HttpRequest request(String method, URI uri, Map<String, List<String>> headers, String passedOver) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(settings.attemptTimeout()).method(method, HttpRequest.BodyPublishers.noBody());
+        if (passedOver != null) {
+            b.header(PASSED_OVER, passedOver);
+        }
         for (Map.Entry<String, List<String>> h : headers.entrySet()) {
             if (SET_BY_THE_JDK.contains(h.getKey().toLowerCase(Locale.ROOT))) {
                 continue;

@@ -115,6 +115,8 @@ class DirectClientTest {
             }
             String echo = exchange.getRequestHeaders().getFirst("X-Test");
             exchange.getResponseHeaders().add("X-Echo", echo == null ? "" : echo);
+            String passed = exchange.getRequestHeaders().getFirst(DirectClient.PASSED_OVER);
+            exchange.getResponseHeaders().add("X-Echo-Passed-Over", passed == null ? "" : passed);
             exchange.getResponseHeaders().add("X-Path", exchange.getRequestURI().getRawPath()
                     + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery()));
             exchange.sendResponseHeaders(200, body.length);
@@ -159,6 +161,7 @@ class DirectClientTest {
             assertThat(a.failedCandidates()).isZero();
             assertThat(a.response().headers().firstValue("X-Echo")).hasValue("t" + i);
             assertThat(a.response().headers().firstValue("X-Path")).hasValue("/cache/" + key);
+            assertThat(a.response().headers().firstValue("X-Echo-Passed-Over")).hasValue("");
         }
         assertThat(hits.values().stream().mapToInt(AtomicInteger::get).min().orElse(0)).as("every member owns some keys").isPositive();
         assertThat(direct.counts()).isEqualTo(new DirectClientCounts(600, 600, 0, 0, 0, 0));
@@ -179,6 +182,8 @@ class DirectClientTest {
                 assertThat(new String(a.body(), StandardCharsets.UTF_8)).as(key).isEqualTo("member-" + indexOf(candidates.get(1)));
                 assertThat(a.owner()).isFalse();
                 assertThat(a.failedCandidates()).isEqualTo(1);
+                assertThat(a.response().headers().firstValue("X-Echo-Passed-Over")).as("the candidate is told the owner was passed over")
+                        .hasValue(io.ketama.quarkus.MemberAddress.of(members.get(0).getCluster().getLocalMember()));
             } else {
                 assertThat(a.owner()).isTrue();
             }
