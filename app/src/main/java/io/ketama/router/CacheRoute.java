@@ -115,8 +115,10 @@ class CacheRoute {
         }
         RawKey key = proxied.key();
         Selection selection;
+        String passedOver;
         boolean plain = proxied.features().isEmpty(); // requires no features: a near copy may answer it
         try {
+            passedOver = PassedOver.requireValid(request.getHeader(PassedOver.NAME));
             selection = owners.select(key, proxied.features());
         } catch (RuntimeException e) {
             answers.problem(ctx, e);
@@ -162,7 +164,7 @@ class CacheRoute {
         long mark = nearCopy ? keyServer.cache().marks().mark() : 0; // a purge that overtakes the forward keeps its answer from the near copies
         CompletionStage<FailoverChain.Outcome> done;
         try {
-            List<Member> candidates = PassedOver.without(selection.candidates(), request.getHeader(PassedOver.NAME));
+            List<Member> candidates = PassedOver.without(selection.candidates(), passedOver);
             done = ownerSpilled ? chain.serveSpilled(asked, candidates, span) : chain.serve(asked, candidates, span);
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e);

@@ -27,22 +27,39 @@ final class PassedOver {
     }
 
     /**
-     * {@code candidates} without the members {@code header} names (not this member), or
-     * {@code candidates} itself when it names none of them; never empty when {@code candidates} is not.
+     * {@code header} when it is usable (or absent: null).
      *
-     * @throws ProblemException when the header is too long or names too many members
+     * @throws ProblemException when it is too long or names too many members
+     */
+    static String requireValid(String header) {
+        if (header == null) {
+            return null;
+        }
+        if (header.length() > MAX_LENGTH) {
+            throw malformed(header.length() + " characters");
+        }
+        int members = 1;
+        for (int i = 0; i < header.length(); i++) {
+            if (header.charAt(i) == ',') {
+                members++;
+            }
+        }
+        if (members > MAX_MEMBERS) {
+            throw malformed(members + " members");
+        }
+        return header;
+    }
+
+    /**
+     * {@code candidates} without the members a {@link #requireValid valid} {@code header} names (not
+     * this member), or {@code candidates} itself when it names none of them; never empty when
+     * {@code candidates} is not.
      */
     static List<Member> without(List<Member> candidates, String header) {
         if (header == null || header.isBlank()) {
             return candidates;
         }
-        if (header.length() > MAX_LENGTH) {
-            throw malformed(header.length() + " characters");
-        }
         String[] named = header.split(",");
-        if (named.length > MAX_MEMBERS) {
-            throw malformed(named.length + " members");
-        }
         List<Member> kept = null;
         for (int i = 0; i < candidates.size(); i++) {
             Member m = candidates.get(i);

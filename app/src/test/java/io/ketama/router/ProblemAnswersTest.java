@@ -69,6 +69,16 @@ class ProblemAnswersTest {
     }
 
     @Test
+    void aPassedOverHeaderNamingTooManyMembersOrTooLongIsRefusedAndAUsableOneServed() {
+        String nine = String.join(",", java.util.Collections.nCopies(PassedOver.MAX_MEMBERS + 1, "127.0.0.1:5701"));
+        problem(given().header(PassedOver.NAME, nine).get("/cache/k").then(), 400, "bad-request")
+                .body("detail", containsString("9 members")).body("detail", containsString("at most 8"));
+        problem(given().header(PassedOver.NAME, "1".repeat(PassedOver.MAX_LENGTH + 1)).get("/cache/k").then(), 400, "bad-request")
+                .body("detail", containsString("1025 characters"));
+        given().header(PassedOver.NAME, "127.0.0.1:1,127.0.0.1:2").get("/cache/k").then().statusCode(200); // no candidate of the key: ignored
+    }
+
+    @Test
     void tooManyOrTooLongFeaturesAreRefused() {
         StringBuilder many = new StringBuilder();
         for (int i = 0; i < FeaturesHeader.MAX_FEATURES + 1; i++) {
