@@ -10,6 +10,7 @@ import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSettings.Mode;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
+import io.ketama.quarkus.Selection;
 import io.ketama.quarkus.runtime.ClusterRings;
 import io.quarkus.runtime.Startup;
 import io.quarkus.test.QuarkusUnitTest;
@@ -17,6 +18,7 @@ import io.restassured.RestAssured;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -32,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ClientRoleTest {
 
-    static final TestCluster CLUSTER = new TestCluster("ketama-client-role", 3);
+    static final TestCluster CLUSTER = new TestCluster("ketama-client-role", 4);
     static final List<ClusterRings> MEMBERS = new ArrayList<>();
 
     @RegisterExtension
@@ -42,7 +44,7 @@ class ClientRoleTest {
             "quarkus.management.test-port", "0",
             "quarkus.management.host", "127.0.0.1");
 
-    /** The cluster's two members, started before the extension makes its client (a client needs a cluster to connect to). */
+    /** The cluster's three members, started before the extension makes its client (a client needs a cluster to connect to). */
     @Startup(100)
     @ApplicationScoped
     static class Members {
@@ -52,6 +54,7 @@ class ClientRoleTest {
                 if (MEMBERS.isEmpty()) {
                     MEMBERS.add(CLUSTER.startRunning(1, MigrationSettings.DEFAULT));
                     MEMBERS.add(CLUSTER.startRunning(2, MigrationSettings.DEFAULT));
+                    MEMBERS.add(CLUSTER.startRunning(3, MigrationSettings.DEFAULT));
                 }
             }
         }
@@ -66,25 +69,53 @@ class ClientRoleTest {
     }
 
     @Test
-    void theClientAnswersFromTheMembersRingsAndHasNoMemberPart() {
-        RingSnapshot s = awaitSnapshot(selector, x -> x.members().size() == 2, "the two members on the client's rings");
+    void theClientAnswersFromTheMembersRingsAndHasNoMemberPart() throws InterruptedException {
+        RingSnapshot s = awaitSnapshot(selector, x -> x.members().size() == 3, "the three members on the client's rings");
         assertThat(s.localMember()).as("a client is on no ring").isNull();
         assertThat(selector.isReady()).isTrue();
-        ClusterRings member = MEMBERS.get(0);
-        SplittableRandom random = new SplittableRandom(2);
-        for (int i = 0; i < 10_000; i++) {
-            String key = "/k/" + random.nextLong();
-            assertThat(selector.select(key).owner()).as(key).isEqualTo(member.snapshot().ring(RingVersion.V1).locate(key).payload());
-        }
+        assertThat(disagreements(MEMBERS.get(0))).as("keys the client places elsewhere than the members, at rest").isEmpty();
 
-        long generation = member.updateMigration(new MigrationSettings(Mode.V2, 0, false), -1, "test").generation();
+        // a member leaves: drained, then stopped; the client follows
+        ClusterRings leaving = MEMBERS.get(2);
+        CLUSTER.drainAndStop(leaving, Duration.ofSeconds(10), Duration.ZERO);
+        awaitSnapshot(selector, x -> x.members().size() == 2, "the two members left on the client's rings");
+        assertThat(disagreements(MEMBERS.get(0))).as("keys the client places elsewhere than the members, after one left").isEmpty();
+
+        // a migration step: 30 % of the keys to v2
+        ClusterRings member = MEMBERS.get(0);
+        long generation = member.updateMigration(new MigrationSettings(Mode.SPLIT, 30, false), -1, "test").generation();
         TestCluster.await(() -> selector.migration().generation(), g -> g == generation, TestCluster.DEADLINE, "the change on the client");
-        assertThat(selector.select("/k/1").version()).isEqualTo(RingVersion.V2);
-        assertThat(selector.select("/k/1").owner()).isEqualTo(member.snapshot().ring(RingVersion.V2).locate("/k/1").payload());
+        int v2 = 0;
+        for (int i = 0; i < 10_000; i++) {
+            if (selector.select("/k/" + i).version() == RingVersion.V2) {
+                v2++;
+            }
+        }
+        assertThat(v2).as("keys on v2 at a 30 % split").isBetween(2_700, 3_300);
+        assertThat(disagreements(member)).as("keys the client places elsewhere than the members, after the step").isEmpty();
 
         assertThatThrownBy(() -> selector.updateMigration(new MigrationSettings(Mode.V1, 0, false)))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("Hazelcast client");
         RestAssured.given().port(TestCluster.managementPort()).get("/q/ketama/migration")
                 .then().statusCode(404).contentType("application/problem+json").body(containsString("client-has-no-admin-plane"));
+    }
+
+    /**
+     * The keys of 10,000 whose owner on the client differs from the member's owner on the ring
+     * version the client gives the key, or whose ring version differs from the member's migration state.
+     */
+    private List<String> disagreements(ClusterRings member) {
+        assertThat(selector.migration().generation()).as("the client's migration generation").isEqualTo(member.migration().generation());
+        List<String> out = new ArrayList<>();
+        SplittableRandom random = new SplittableRandom(2);
+        for (int i = 0; i < 10_000; i++) {
+            String key = "/k/" + random.nextLong();
+            Selection c = selector.select(key);
+            Object owner = member.snapshot().ring(c.version()).locate(key).payload();
+            if (!c.owner().equals(owner)) {
+                out.add(key + ": client " + c.owner() + " on " + c.version() + ", member " + owner);
+            }
+        }
+        return out;
     }
 }
