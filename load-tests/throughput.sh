@@ -26,6 +26,12 @@
 #   failover  issue 9 point 7: wrk saturates the entry member and the last member is killed with
 #             kill -9 a few seconds in; counts failed requests (non-2xx, socket errors)
 #   profile   a JFR recording of the entry member under the service load (threads started, hot methods, CPU)
+#   direct    issue 39 point 4, one Java generator (load-tests/direct, THROUGHPUT_DIRECT_THREADS threads, closed loop)
+#             sending the same keys three ways in each round: (a) to every member alike (2/3 forwarded),
+#             (b) through the direct client (client/: rings followed through a Hazelcast client, each key
+#             to its owner's HTTP port), (c) to the nginx router; CPU per answer of the serving processes
+#             (members and origin nginx; nginx for (c)), the generator's own beside it. Targets: (b) <= 0.6x
+#             (a)'s CPU per answer and below (c)'s
 #   transports  the service setup once per forward transport (THROUGHPUT_TRANSPORTS, set with
 #             -D$THROUGHPUT_TRANSPORT_KEY=<name>), each on a fresh warmed cluster, every round
 #             beside an nginx run: the transport comparison, in one run
@@ -156,12 +162,12 @@ STEPS=("$@")
 [[ ${#STEPS[@]} -gt 0 ]] || STEPS=(nginx service bare local overload failover)
 for s in "${STEPS[@]}"; do
   case "$s" in
-    nginx | service | purging | bare | local | overload | overload-nginx | failover | profile | transports) ;;
-    *) die "unknown step '$s'; allowed: nginx, service, purging, bare, local, overload, overload-nginx, failover, profile, transports" ;;
+    nginx | service | purging | bare | local | overload | overload-nginx | failover | profile | transports | direct) ;;
+    *) die "unknown step '$s'; allowed: nginx, service, purging, bare, local, overload, overload-nginx, failover, profile, transports, direct" ;;
   esac
 done
 wants() { local s; for s in "${STEPS[@]}"; do [[ $s == "$1" ]] && return 0; done; return 1; }
-wants_members() { wants service || wants purging || wants bare || wants local || wants overload || wants failover || wants profile; }
+wants_members() { wants service || wants purging || wants bare || wants local || wants overload || wants failover || wants profile || wants direct; }
 wants_jar() { wants_members || wants transports; }
 
 # --- prerequisites ---------------------------------------------------------------------------
@@ -231,6 +237,7 @@ cleanup() {
   trap - EXIT INT TERM
   if [[ -n $CHILD_PID ]]; then stop_pid "$CHILD_PID" 5; fi
   if [[ -n $PURGER_PID ]]; then stop_pid "$PURGER_PID" 2; fi
+  if [[ -n ${AGREE_PID:-} ]]; then stop_pid "$AGREE_PID" 5; fi
   stop_members
   stop_nginx
   if ((LOCK_MADE)) && ! lock_held_by_other "$QUIET_LOCK"; then rm -f "$QUIET_LOCK"; fi
@@ -306,7 +313,7 @@ kv() { # kv <key> <line>: the value of key=value in a line
 }
 calc() { awk "BEGIN { $1 }"; }
 
-declare -A RPS=() P50=() P99=() CPU_US=() ERRORS=() GEN_CORES=() OTHER_CORES=()
+declare -A RPS=() P50=() P99=() CPU_US=() ERRORS=() GEN_CORES=() OTHER_CORES=() GEN_US=()
 ROWS=()
 
 # run_wrk <seconds> <output file> <url> <keys.lua args...>: one wrk run, bounded
@@ -346,6 +353,31 @@ measure() {
   OTHER_CORES[$name]=$(calc "x = (($all1 - $all0) - ($cpu1 - $cpu0) - ($gen1 - $gen0)) / $CLK_TCK / $wall; printf \"%.2f\", (x < 0 ? 0 : x)")
   ROWS+=("$name")
   log "[$name] ${RPS[$name]} req/s, p50 ${P50[$name]} ms, p99 ${P99[$name]} ms, ${CPU_US[$name]} us CPU/req, errors ${ERRORS[$name]}"
+}
+
+# measure_java <setup> <round> <setup pids (comma separated)> <generator args...>: the direct step's generator,
+# which measures its own window (after its warm-up) and the setup's CPU; results under "<setup>/<round>"
+DIRECT_THREADS=${THROUGHPUT_DIRECT_THREADS:-32}
+measure_java() {
+  local setup=$1 round=$2 pids=$3
+  shift 3
+  local name="$setup/$round" file="$setup-$round" warm=$WARMUP line
+  ((round == 1 || warm <= 3)) || warm=3
+  log "[$name] ${warm}s warm-up, ${SECS}s measured: java -jar ketama-direct-load.jar $*"
+  run_child $((warm + SECS + 90)) "$OUT/$file.out" "${GENERATOR_PIN[@]}" java -Xms256m -Xmx1g -XX:+UseSerialGC -jar "$DIRECT_JAR" \
+    --threads="$DIRECT_THREADS" --keys="$KEYS" --warm="$warm" --seconds="$SECS" --pids="$pids" --clk-tck="$CLK_TCK" "$@" \
+    || die "[$name] the generator failed: $(tail -20 "$OUT/$file.out" "$OUT/$file.out.err")"
+  line=$(grep '^direct-load ' "$OUT/$file.out") || die "[$name] no result line: $(cat "$OUT/$file.out" "$OUT/$file.out.err")"
+  RPS[$name]=$(kv rps "$line")
+  P50[$name]=$(calc "printf \"%.2f\", $(kv p50_us "$line") / 1000")
+  P99[$name]=$(calc "printf \"%.2f\", $(kv p99_us "$line") / 1000")
+  CPU_US[$name]=$(kv setup_cpu_us "$line")
+  GEN_US[$name]=$(kv generator_cpu_us "$line")
+  ERRORS[$name]=$(kv errors "$line")
+  GEN_CORES[$name]=$(kv generator_cores "$line")
+  OTHER_CORES[$name]=$(kv other_cores "$line")
+  ROWS+=("$name")
+  log "[$name] ${RPS[$name]} req/s, p50 ${P50[$name]} ms, p99 ${P99[$name]} ms, ${CPU_US[$name]} us CPU/answer (setup), ${GEN_US[$name]} us (generator), errors ${ERRORS[$name]}"
 }
 
 # --- nginx: the yardstick router, its owners, and the service's origin ------------------------------
@@ -467,30 +499,35 @@ member_opts() { # the user's extra options for member $1 (0, 1, 2): every {i} in
 
 member_list() { local out="" p; for p in "${HZ_PORTS[@]}"; do out+="${out:+,}$HOST:$p"; done; printf '%s' "$out"; }
 
+CLUSTER=""
 start_members() { # start_members [extra member JVM options...]
-  local i cluster
-  cluster="ketama-throughput-$$-$(date +%s%N)"
+  local i
+  CLUSTER="ketama-throughput-$$-$(date +%s%N)"
   require_free_ports "${HTTP_PORTS[@]}" "${MGMT_PORTS[@]}" "${HZ_PORTS[@]}"
-  for i in 0 1 2; do
-    # shellcheck disable=SC2046 # word splitting of the user's extra options is intended
-    "${MEMBER_PIN[@]}" java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
-      -Dquarkus.http.host="$HOST" -Dquarkus.http.port="${HTTP_PORTS[$i]}" \
-      -Dquarkus.management.host="$HOST" -Dquarkus.management.port="${MGMT_PORTS[$i]}" \
-      -Dquarkus.ketama.hazelcast.port="${HZ_PORTS[$i]}" \
-      -Dquarkus.ketama.hazelcast.port-auto-increment=false \
-      -Dquarkus.ketama.hazelcast.members="$(member_list)" \
-      -Dquarkus.ketama.hazelcast.cluster-name="$cluster" \
-      -Dhazelcast.phone.home.enabled=false \
-      '-Dquarkus.log.category."com.hazelcast".level=WARN' \
-      -Dketama.router.origin.base-url="http://$HOST:$ORIGIN_PORT/o" \
-      $(member_opts "$i") "$@" \
-      -jar "$JAR" >"$WORK/member-${HTTP_PORTS[$i]}.log" 2>&1 &
-    MEMBER_PID[${HTTP_PORTS[$i]}]=$!
-    log "started member :${HTTP_PORTS[$i]} / hazelcast :${HZ_PORTS[$i]} (PID ${MEMBER_PID[${HTTP_PORTS[$i]}]})"
-  done
+  for i in 0 1 2; do start_member "$i" "$@"; done
   for i in 0 1 2; do wait_ready "${HTTP_PORTS[$i]}" 240 || return 1; done
   wait_ring_size "$ENTRY" 3 60 || die "the cluster did not form: /ring on :$ENTRY does not list 3 members"
-  log "cluster $cluster formed: $(ring_size "$ENTRY") members on the entry member's ring"
+  log "cluster $CLUSTER formed: $(ring_size "$ENTRY") members on the entry member's ring"
+}
+
+start_member() { # start_member <index 0-2> [extra member JVM options...]: member <index> of cluster $CLUSTER, in the background
+  local i=$1
+  shift
+  # shellcheck disable=SC2046 # word splitting of the user's extra options is intended
+  "${MEMBER_PIN[@]}" java "${HZ_JVM_FLAGS[@]}" "${MEMBER_JVM_FLAGS[@]}" \
+    -Dquarkus.http.host="$HOST" -Dquarkus.http.port="${HTTP_PORTS[$i]}" \
+    -Dquarkus.management.host="$HOST" -Dquarkus.management.port="${MGMT_PORTS[$i]}" \
+    -Dquarkus.ketama.hazelcast.port="${HZ_PORTS[$i]}" \
+    -Dquarkus.ketama.hazelcast.port-auto-increment=false \
+    -Dquarkus.ketama.hazelcast.members="$(member_list)" \
+    -Dquarkus.ketama.hazelcast.cluster-name="$CLUSTER" \
+    -Dhazelcast.phone.home.enabled=false \
+    '-Dquarkus.log.category."com.hazelcast".level=WARN' \
+    -Dketama.router.origin.base-url="http://$HOST:$ORIGIN_PORT/o" \
+    $(member_opts "$i") "$@" \
+    -jar "$JAR" >>"$WORK/member-${HTTP_PORTS[$i]}.log" 2>&1 &
+  MEMBER_PID[${HTTP_PORTS[$i]}]=$!
+  log "started member :${HTTP_PORTS[$i]} / hazelcast :${HZ_PORTS[$i]} (PID ${MEMBER_PID[${HTTP_PORTS[$i]}]})"
 }
 
 SOFT_START=0   # 1: a member that exits at start-up makes start_members return 1 instead of ending the run
@@ -623,6 +660,47 @@ save_metrics() { # save_metrics <label>: every member's /q/metrics (timeouts, br
   done
 }
 
+# issue 39 point 4: the direct client's rings against the members' after each of 20 changes, alternately a
+# migration step (split 10 %, 20 %, ... 100 % by PUT /q/ketama/migration on member 0) and a membership change
+# (the last member stopped gracefully, then started again); each compared once ClientFollower.BOUND has passed
+step_direct_agreement() {
+  local hz="" p line i share label port=${HTTP_PORTS[2]}
+  for p in "${HZ_PORTS[@]}"; do hz+="${hz:+,}$HOST:$p"; done
+  coproc AGREE { java -Xms256m -Xmx512m -XX:+UseSerialGC -jar "$DIRECT_JAR" --mode=agree --hz="$hz" --cluster="$CLUSTER" \
+    --member="$HOST:$ENTRY" --keys=10000 2>"$OUT/agreement.err"; }
+  read -r -t 120 line <&"${AGREE[0]}" || die "[agreement] the checker did not start: $(tail -20 "$OUT/agreement.err")"
+  log "[agreement] $line"
+  agree_check() {
+    echo "check $1" >&"${AGREE[1]}"
+    read -r -t 300 line <&"${AGREE[0]}" || die "[agreement] no answer for '$1': $(tail -20 "$OUT/agreement.err")"
+    AGREEMENT_LINES+="$line"$'\n'
+    log "[agreement] $line"
+  }
+  agree_check "at-rest"
+  for ((i = 1; i <= 20; i++)); do
+    if ((i % 2 == 1)); then
+      share=$(((i + 1) / 2 * 10))
+      curl -fsS --max-time 30 -o /dev/null -X PUT -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
+        -d "{\"mode\":\"split\",\"v2SharePercent\":$share}" "http://$HOST:${MGMT_PORTS[0]}/q/ketama/migration" \
+        || die "[agreement] the migration step to $share % was refused"
+      label="change-$i:split-$share%"
+    elif [[ -n ${MEMBER_PID[$port]:-} ]] && kill -0 "${MEMBER_PID[$port]}" 2>/dev/null; then
+      stop_pid "${MEMBER_PID[$port]}" 60
+      unset "MEMBER_PID[$port]"
+      wait_ring_size "$ENTRY" 2 60 || die "[agreement] member :$port still on the rings after its stop"
+      label="change-$i:member-:$port-stopped"
+    else
+      start_member 2
+      wait_ready "$port" 240
+      wait_ring_size "$ENTRY" 3 60 || die "[agreement] member :$port not on the rings after its start"
+      label="change-$i:member-:$port-started"
+    fi
+    agree_check "$label"
+  done
+  exec {AGREE[1]}>&-
+  wait "$AGREE_PID" 2>/dev/null || true
+}
+
 step_overload() {
   local targets="" p pids
   if [[ $OVERLOAD_ENTRY == all ]]; then
@@ -733,6 +811,11 @@ fi
 if wants_jar; then
   [[ -f $JAR ]] || die "$JAR is missing: build the app first (./mvnw -q -pl app -am package -DskipTests)"
 fi
+DIRECT_JAR=$ROOT/load-tests/direct/target/ketama-direct-load.jar
+if wants direct && { [[ $SKIP_BUILD != 1 ]] || [[ ! -f $DIRECT_JAR ]]; }; then
+  log "building the direct-client generator (./mvnw -q -pl load-tests/direct -am package -DskipTests)"
+  ./mvnw -q -pl load-tests/direct -am package -DskipTests
+fi
 mkdir -p "$WORK/classes"
 javac -d "$WORK/classes" "$ROOT"/load-tests/src/main/java/io/ketama/load/throughput/*.java \
   || die "could not compile the load generator in load-tests/src/main/java"
@@ -791,8 +874,17 @@ for ((round = 1; round <= ROUNDS; round++)); do
   if wants local; then
     measure local "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" list /cache/ "$WORK/keys-$ENTRY.txt"
   fi
+  if wants direct; then
+    all_members=$(for p in "${HTTP_PORTS[@]}"; do printf '%s,' "$HOST:$p"; done)
+    hz=$(for p in "${HZ_PORTS[@]}"; do printf '%s,' "$HOST:$p"; done)
+    measure_java java-all "$round" "$(member_pids | paste -sd, -),$(nginx_pids | tr ' ' ,)" --mode=members --targets="${all_members%,}" --prefix=/cache/
+    measure_java java-direct "$round" "$(member_pids | paste -sd, -),$(nginx_pids | tr ' ' ,)" --mode=direct --hz="${hz%,}" --cluster="$CLUSTER"
+    measure_java java-nginx "$round" "$(nginx_pids | tr ' ' ,)" --mode=url --prefix="http://$HOST:$ROUTER_PORT/"
+  fi
 done
 ORIGIN_FETCHES=$(($(origin_fetches) - ORIGIN_BEFORE))
+AGREEMENT_LINES=""
+if wants direct; then step_direct_agreement; fi
 if wants overload; then step_overload; fi
 if wants overload-nginx; then step_overload_nginx; fi
 if wants profile; then step_profile; fi
@@ -828,7 +920,7 @@ pair_median() { # pair_median <array name> <numerator setup> <denominator setup>
 }
 verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
   [[ $1 == n/a ]] && { echo "not measured"; return; }
-  calc "v = $1; t = $3; if ((\"$2\" == \">=\" && v >= t) || (\"$2\" == \"<=\" && v <= t)) print \"met\"; else if (\"$2\" == \">=\") printf \"MISSED (%.0f%% of the target)\", 100 * v / t; else printf \"MISSED (%.1fx the target)\", v / t"
+  calc "v = $1; t = $3; if ((\"$2\" == \">=\" && v >= t) || (\"$2\" == \"<=\" && v <= t) || (\"$2\" == \"<\" && v < t)) print \"met\"; else if (\"$2\" == \">=\") printf \"MISSED (%.0f%% of the target)\", 100 * v / t; else printf \"MISSED (%.1fx the target)\", v / t"
 }
 {
   echo "# ketama-router throughput beside nginx${LABEL:+ ($LABEL)}"
@@ -887,6 +979,37 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
     for ((r = 1; r <= ROUNDS; r++)); do
       echo "purging round $r: ${PURGES_SENT[$r]:-0} purges answered, ${PURGES_OK[$r]:-0} of them 200 (confirmed by every member)"
     done
+  fi
+  if wants direct; then
+    echo
+    echo "issue 39 point 4, one Java generator (load-tests/direct, $DIRECT_THREADS threads, closed loop, keys uniform out of $KEYS), each round (a), (b), (c) back to back;"
+    echo "CPU per answer of the serving processes (members and the origin nginx for (a) and (b); nginx router and owners for (c)), the generator's beside it:"
+    echo
+    echo "| setup | round | req/s | p50 ms | p99 ms | errors | CPU µs/answer (serving) | CPU µs/answer (generator) | generator cores | other cores |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    declare -A JWHAT=([java-all]="(a) entering on every member alike" [java-direct]="(b) the direct client, each key to its owner"
+      [java-nginx]="(c) nginx router to 3 nginx owners")
+    for setup in java-all java-direct java-nginx; do
+      rows=()
+      for r in "${ROWS[@]}"; do [[ ${r%/*} == "$setup" ]] && rows+=("$r"); done
+      for r in "${rows[@]}"; do
+        echo "| ${JWHAT[$setup]} | ${r#*/} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} | ${GEN_US[$r]} | ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
+      done
+      if ((${#rows[@]} > 1)); then
+        echo "| ${JWHAT[$setup]} | **median** | $(field_median RPS %.0f "${rows[@]}") | $(field_median P50 %.2f "${rows[@]}") | $(field_median P99 %.2f "${rows[@]}") | $(field_median ERRORS %.0f "${rows[@]}") | $(field_median CPU_US %.1f "${rows[@]}") | $(field_median GEN_US %.1f "${rows[@]}") | | |"
+      fi
+    done
+    echo
+    print_ratio "(b) ÷ (a) CPU per answer, serving processes" CPU_US java-direct java-all '<=' 0.6
+    print_ratio "(b) ÷ (c) CPU per answer, serving processes" CPU_US java-direct java-nginx '<' 1
+    print_ratio "(b) ÷ (a) req/s" RPS java-direct java-all '' ''
+    print_ratio "(b) ÷ (c) req/s" RPS java-direct java-nginx '' ''
+    print_ratio "(b) ÷ (a) p99" P99 java-direct java-all '' ''
+    print_ratio "(b) ÷ (a) CPU per answer, generator (the direct client's routing included)" GEN_US java-direct java-all '' ''
+    echo
+    echo "the direct client's rings beside member 0's GET /route for keys k/1 to k/10000 (ring version and owner), at rest and after each of 20 changes, each once ClientFollower.BOUND had passed:"
+    echo
+    sed 's/^/    /' <<<"${AGREEMENT_LINES%$'\n'}"
   fi
   if ((TRANSPORTS_DONE)); then
     echo
