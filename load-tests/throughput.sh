@@ -30,8 +30,11 @@
 #             sending the same keys three ways in each round: (a) to every member alike (2/3 forwarded),
 #             (b) through the direct client (client/: rings followed through a Hazelcast client, each key
 #             to its owner's HTTP port), (c) to the nginx router; CPU per answer of the serving processes
-#             (members and origin nginx; nginx for (c)), the generator's own beside it. Targets: (b) <= 0.6x
-#             (a)'s CPU per answer and below (c)'s
+#             (members and origin nginx; nginx for (c)), the generator's own beside it; then the same three on the
+#             wire loaded by three wrk at once ((b): each wrk to one member with the keys it owns, what the direct
+#             client sends), for the serving side without the Java generator's weight. Targets: (b) <= 0.6x (a)'s
+#             CPU per answer and below (c)'s. Then 20 changes (migration steps, the last member stopped and
+#             started) with the client's rings compared with member 0's /route for 10,000 keys after each
 #   transports  the service setup once per forward transport (THROUGHPUT_TRANSPORTS, set with
 #             -D$THROUGHPUT_TRANSPORT_KEY=<name>), each on a fresh warmed cluster, every round
 #             beside an nginx run: the transport comparison, in one run
@@ -378,6 +381,56 @@ measure_java() {
   OTHER_CORES[$name]=$(kv other_cores "$line")
   ROWS+=("$name")
   log "[$name] ${RPS[$name]} req/s, p50 ${P50[$name]} ms, p99 ${P99[$name]} ms, ${CPU_US[$name]} us CPU/answer (setup), ${GEN_US[$name]} us (generator), errors ${ERRORS[$name]}"
+}
+
+# measure_wrk3 <setup> <round> <setup pids (space separated)> <url>@<lua args> x3: three wrk at once (-t1,
+# THROUGHPUT_CONNECTIONS/3 connections each), one a target; requests summed, p50 the request-weighted mean of
+# the three, p99 the highest of the three (an upper bound); results under "<setup>/<round>"
+measure_wrk3() {
+  local setup=$1 round=$2 pids=$3
+  shift 3
+  local name="$setup/$round" file="$setup-$round" warm=$WARMUP conns=$((CONNS / 3)) i
+  ((round == 1 || warm <= 3)) || warm=3
+  ((conns >= 1)) || conns=1
+  local -a setup_pids specs=("$@") waits=()
+  read -r -a setup_pids <<<"$pids"
+  run3() { # run3 <seconds> <file prefix>
+    local spec url args
+    waits=()
+    for i in 0 1 2; do
+      spec=${specs[$i]}; url=${spec%%@*}; args=${spec#*@}
+      # shellcheck disable=SC2086 # the lua arguments are words
+      timeout $(($1 + 30)) wrk -t1 -c"$conns" -d"${1}s" --timeout 5s -s "$LUA" "$url" -- $args >"$2-$i.wrk" 2>"$2-$i.wrk.err" &
+      waits+=($!)
+    done
+    for i in 0 1 2; do wait "${waits[$i]}" || die "[$name] wrk $i failed: $(cat "$2-$i.wrk.err")"; done
+  }
+  log "[$name] warm-up: ${warm}s, three wrk: $*"
+  ((warm > 0)) && run3 "$warm" "$WORK/$file-warmup"
+  local cpu0 gen0 all0 t0 cpu1 gen1 all1 t1 line req=0 dur=0 p50w=0 p99=0 errors=0 r d
+  cpu0=$(proc_ticks "${setup_pids[@]}"); gen0=$(children_ticks); all0=$(machine_ticks); t0=$(date +%s%N)
+  log "[$name] measuring ${SECS}s"
+  run3 "$SECS" "$OUT/$file"
+  cpu1=$(proc_ticks "${setup_pids[@]}"); gen1=$(children_ticks); all1=$(machine_ticks); t1=$(date +%s%N)
+  for i in 0 1 2; do
+    line=$(grep '^wrk ' "$OUT/$file-$i.wrk") || die "[$name] no result line from wrk $i"
+    r=$(kv requests "$line"); d=$(kv duration_us "$line")
+    req=$((req + r)); ((d > dur)) && dur=$d
+    p50w=$(calc "print $p50w + $r * $(kv p50_us "$line")")
+    p99=$(calc "v = $(kv p99_us "$line"); print (v > $p99 ? v : $p99)")
+    errors=$((errors + $(kv non2xx "$line") + $(kv connect_errors "$line") + $(kv read_errors "$line") + $(kv write_errors "$line") + $(kv timeouts "$line")))
+  done
+  local wall
+  wall=$(calc "print ($t1 - $t0) / 1e9")
+  RPS[$name]=$(calc "printf \"%.0f\", $req / ($dur / 1e6)")
+  P50[$name]=$(calc "printf \"%.2f\", $p50w / $req / 1000")
+  P99[$name]=$(calc "printf \"%.2f\", $p99 / 1000")
+  CPU_US[$name]=$(calc "printf \"%.1f\", ($cpu1 - $cpu0) * 1e6 / $CLK_TCK / $req")
+  ERRORS[$name]=$errors
+  GEN_CORES[$name]=$(calc "printf \"%.2f\", ($gen1 - $gen0) / $CLK_TCK / $wall")
+  OTHER_CORES[$name]=$(calc "x = (($all1 - $all0) - ($cpu1 - $cpu0) - ($gen1 - $gen0)) / $CLK_TCK / $wall; printf \"%.2f\", (x < 0 ? 0 : x)")
+  ROWS+=("$name")
+  log "[$name] ${RPS[$name]} req/s, p50 ${P50[$name]} ms, p99 ${P99[$name]} ms (highest of three), ${CPU_US[$name]} us CPU/req, errors ${ERRORS[$name]}"
 }
 
 # --- nginx: the yardstick router, its owners, and the service's origin ------------------------------
@@ -875,6 +928,13 @@ for ((round = 1; round <= ROUNDS; round++)); do
     measure local "$round" "http://$HOST:$ENTRY/" "$(member_pids | paste -sd' ' -)" list /cache/ "$WORK/keys-$ENTRY.txt"
   fi
   if wants direct; then
+    serving="$(member_pids | paste -sd' ' -) $(nginx_pids)"
+    measure_wrk3 wrk-all "$round" "$serving" "http://$HOST:${HTTP_PORTS[0]}/@random /cache/k/ $KEYS" \
+      "http://$HOST:${HTTP_PORTS[1]}/@random /cache/k/ $KEYS" "http://$HOST:${HTTP_PORTS[2]}/@random /cache/k/ $KEYS"
+    measure_wrk3 wrk-owners "$round" "$serving" "http://$HOST:${HTTP_PORTS[0]}/@list /cache/ $WORK/keys-${HTTP_PORTS[0]}.txt" \
+      "http://$HOST:${HTTP_PORTS[1]}/@list /cache/ $WORK/keys-${HTTP_PORTS[1]}.txt" "http://$HOST:${HTTP_PORTS[2]}/@list /cache/ $WORK/keys-${HTTP_PORTS[2]}.txt"
+    measure_wrk3 wrk-nginx "$round" "$(nginx_pids)" "http://$HOST:$ROUTER_PORT/@random /k/ $KEYS" \
+      "http://$HOST:$ROUTER_PORT/@random /k/ $KEYS" "http://$HOST:$ROUTER_PORT/@random /k/ $KEYS"
     all_members=$(for p in "${HTTP_PORTS[@]}"; do printf '%s,' "$HOST:$p"; done)
     hz=$(for p in "${HZ_PORTS[@]}"; do printf '%s,' "$HOST:$p"; done)
     measure_java java-all "$round" "$(member_pids | paste -sd, -),$(nginx_pids | tr ' ' ,)" --mode=members --targets="${all_members%,}" --prefix=/cache/
@@ -1006,6 +1066,30 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
     print_ratio "(b) ÷ (c) req/s" RPS java-direct java-nginx '' ''
     print_ratio "(b) ÷ (a) p99" P99 java-direct java-all '' ''
     print_ratio "(b) ÷ (a) CPU per answer, generator (the direct client's routing included)" GEN_US java-direct java-all '' ''
+    echo
+    echo "the same three on the wire, loaded by wrk (three at once, -t1 -c$((CONNS / 3)) each; p99 the highest of the three): (a) each wrk to one"
+    echo "member with keys uniform out of $KEYS, (b) each wrk to one member with the keys it owns (what the direct client sends), (c) to the nginx router:"
+    echo
+    echo "| setup | round | req/s | p50 ms | p99 ms | errors | CPU µs/answer (serving) | wrk cores | other cores |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    declare -A WWHAT=([wrk-all]="(a) entering on every member alike" [wrk-owners]="(b) each key to its owner"
+      [wrk-nginx]="(c) nginx router to 3 nginx owners")
+    for setup in wrk-all wrk-owners wrk-nginx; do
+      rows=()
+      for r in "${ROWS[@]}"; do [[ ${r%/*} == "$setup" ]] && rows+=("$r"); done
+      for r in "${rows[@]}"; do
+        echo "| ${WWHAT[$setup]} | ${r#*/} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} | ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
+      done
+      if ((${#rows[@]} > 1)); then
+        echo "| ${WWHAT[$setup]} | **median** | $(field_median RPS %.0f "${rows[@]}") | $(field_median P50 %.2f "${rows[@]}") | $(field_median P99 %.2f "${rows[@]}") | $(field_median ERRORS %.0f "${rows[@]}") | $(field_median CPU_US %.1f "${rows[@]}") | | |"
+      fi
+    done
+    echo
+    print_ratio "wrk (b) ÷ (a) CPU per answer, serving processes" CPU_US wrk-owners wrk-all '<=' 0.6
+    print_ratio "wrk (b) ÷ (c) CPU per answer, serving processes" CPU_US wrk-owners wrk-nginx '<' 1
+    print_ratio "wrk (b) ÷ (a) req/s" RPS wrk-owners wrk-all '' ''
+    print_ratio "wrk (b) ÷ (c) req/s" RPS wrk-owners wrk-nginx '' ''
+    print_ratio "wrk (b) ÷ (a) p99" P99 wrk-owners wrk-all '' ''
     echo
     echo "the direct client's rings beside member 0's GET /route for keys k/1 to k/10000 (ring version and owner), at rest and after each of 20 changes, each once ClientFollower.BOUND had passed:"
     echo

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -72,6 +73,8 @@ public final class DirectClient {
     private final DirectClientSettings settings;
     private final HttpClient http;
     private final Map<UUID, MemberBreaker> breakers = new ConcurrentHashMap<>();
+    /** Each member's endpoint, read once: a member's attributes do not change while it has its UUID. */
+    private final Map<UUID, Optional<MemberEndpoint>> endpoints = new ConcurrentHashMap<>();
     private final LongAdder answered = new LongAdder();
     private final LongAdder byOwner = new LongAdder();
     private final LongAdder failedOver = new LongAdder();
@@ -151,7 +154,7 @@ public final class DirectClient {
     /** One candidate tried: its answer, or null (recorded in {@code attempts}) to go on to the next. */
     private DirectAnswer attempt(String method, String path, Map<String, List<String>> headers, Member member, MemberBreaker breaker,
             boolean owner, Attempts attempts) {
-        MemberEndpoint endpoint = MemberEndpoint.of(member);
+        MemberEndpoint endpoint = endpoints.computeIfAbsent(member.getUuid(), u -> Optional.ofNullable(MemberEndpoint.of(member))).orElse(null);
         if (endpoint == null) {
             attempts.failed(member, member.getAddress() + ": publishes no usable " + MemberEndpoint.HTTP_PORT, null);
             return null;
