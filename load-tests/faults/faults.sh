@@ -48,10 +48,13 @@ Usage: load-tests/faults/faults.sh [options]   (needs root: network namespaces, 
       --quiet S            seconds of unbroken agreement that count as settled [${FAULTS_QUIET:-15}]
       --failure-timeout D  quarkus.ketama.hazelcast.failure-timeout [${FAULTS_FAILURE_TIMEOUT:-10s}]
       --merge-interval D   quarkus.ketama.hazelcast.merge-interval [${FAULTS_MERGE_INTERVAL:-10s}]
-      --min-members M      quarkus.ketama.migration.min-members [${FAULTS_MIN_MEMBERS:-a majority of N}]
+      --min-members M      pass quarkus.ketama.migration.min-members=M to every member [${FAULTS_MIN_MEMBERS:-not passed:
+                           the product's default, the learned quorum, a majority of the members the cluster expects}]
       --hazelcast-props 0|1  also pass the Hazelcast system properties these keys set
                            (hazelcast.max.no.heartbeat.seconds, heartbeat.interval 1 s, merge
                            first/next run delay), for builds without the keys (main before 2cfc9c4) [${FAULTS_HAZELCAST_PROPS:-0}]
+      --thread-dumps LIST  seconds into each pause (e.g. 13,17) at which every running member prints a thread
+                           dump (SIGQUIT), saved as logs/threads-pause<n>-m<k>-<s>s-m<j>.txt [${FAULTS_THREAD_DUMPS:-none}]
       --member-heap H      -Xmx of a member [${FAULTS_MEMBER_HEAP:-256m}]
       --member-opts "..."  more JVM options for every member (-Dkey=value overrides the above)
       --jar PATH           the service's quarkus-run.jar [app/target/quarkus-app/quarkus-run.jar]
@@ -79,6 +82,7 @@ FAILURE_TIMEOUT=${FAULTS_FAILURE_TIMEOUT:-10s}
 MERGE_INTERVAL=${FAULTS_MERGE_INTERVAL:-10s}
 MIN_MEMBERS=${FAULTS_MIN_MEMBERS:-}
 HAZELCAST_PROPS=${FAULTS_HAZELCAST_PROPS:-0}
+THREAD_DUMPS=${FAULTS_THREAD_DUMPS:-}
 MEMBER_HEAP=${FAULTS_MEMBER_HEAP:-256m}
 MEMBER_OPTS=${FAULTS_MEMBER_OPTS:-}
 JAR=${FAULTS_JAR:-$ROOT/app/target/quarkus-app/quarkus-run.jar}
@@ -105,6 +109,7 @@ while (($#)); do
     --merge-interval) MERGE_INTERVAL=$2; shift ;;
     --min-members) MIN_MEMBERS=$2; shift ;;
     --hazelcast-props) HAZELCAST_PROPS=$2; shift ;;
+    --thread-dumps) THREAD_DUMPS=$2; shift ;;
     --member-heap) MEMBER_HEAP=$2; shift ;;
     --member-opts) MEMBER_OPTS=$2; shift ;;
     --jar) JAR=$2; SKIP_BUILD=1; shift ;;
@@ -134,8 +139,18 @@ whole --slow-percent "$SLOW_PERCENT" 1 100
 whole --observe "$OBSERVE" 5 3600
 whole --quiet "$QUIET" 1 3600
 whole --start-timeout "$START_TIMEOUT" 10 3600
-MIN_MEMBERS=${MIN_MEMBERS:-$((MEMBERS / 2 + 1))}
-whole --min-members "$MIN_MEMBERS" 1 "$MEMBERS"
+# No min-members unless asked for: the members then need the learned quorum (a majority of the
+# members the cluster expects), the default a user deploys (issue 40).
+[[ -z $MIN_MEMBERS ]] || whole --min-members "$MIN_MEMBERS" 1 "$MEMBERS"
+DUMP_AT=()
+if [[ -n $THREAD_DUMPS ]]; then
+  IFS=, read -ra DUMP_AT <<<"$THREAD_DUMPS"
+  last=0
+  for s in "${DUMP_AT[@]}"; do
+    whole --thread-dumps "$s" $((last + 1)) 3600 # ascending
+    last=$s
+  done
+fi
 [[ $HAZELCAST_PROPS == 0 || $HAZELCAST_PROPS == 1 ]] || { echo "--hazelcast-props is 0 or 1, was '$HAZELCAST_PROPS'" >&2; exit 2; }
 seconds_of() { # a Quarkus duration of whole seconds (10s, 1m, PT10S) as seconds
   case $1 in
@@ -204,6 +219,7 @@ cleanup() {
   set +e
   [[ -z $CHECKER_PID && -s $STATE/checker.pid ]] && CHECKER_PID=$(cat "$STATE/checker.pid")
   [[ -n $CHECKER_PID ]] && kill "$CHECKER_PID" 2>/dev/null
+  for pid in "${DUMP_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
   for i in "${!PIDS[@]}"; do
     kill -CONT "${PIDS[$i]}" 2>/dev/null # a paused member cannot act on SIGTERM
     kill -TERM "${PIDS[$i]}" 2>/dev/null
@@ -275,9 +291,11 @@ JVM=(-Xms"$MEMBER_HEAP" -Xmx"$MEMBER_HEAP" -XX:+UseSerialGC)
 if java -XX:+UseCompactObjectHeaders -version >/dev/null 2>&1; then
   JVM+=(-XX:+UseCompactObjectHeaders)
 fi
+# Only the two timing keys: the quorum (unless --min-members) and the mastership claim timeout are the
+# extension's defaults.
 SETTINGS=(-Dquarkus.ketama.hazelcast.failure-timeout="$FAILURE_TIMEOUT"
-  -Dquarkus.ketama.hazelcast.merge-interval="$MERGE_INTERVAL"
-  -Dquarkus.ketama.migration.min-members="$MIN_MEMBERS")
+  -Dquarkus.ketama.hazelcast.merge-interval="$MERGE_INTERVAL")
+[[ -z $MIN_MEMBERS ]] || SETTINGS+=(-Dquarkus.ketama.migration.min-members="$MIN_MEMBERS")
 if [[ $HAZELCAST_PROPS == 1 ]]; then
   SETTINGS+=(-Dhazelcast.max.no.heartbeat.seconds="$FAILURE_SECONDS" -Dhazelcast.heartbeat.interval.seconds=1
     -Dhazelcast.merge.first.run.delay.seconds="$MERGE_SECONDS" -Dhazelcast.merge.next.run.delay.seconds="$MERGE_SECONDS")
@@ -327,6 +345,33 @@ cut_pairs() {
 }
 member_index() { [[ $1 =~ ^[0-9]+$ ]] && (($1 >= 1 && $1 <= MEMBERS)) || { echo "error no member '$1'"; return 1; }; }
 
+# --thread-dumps: SIGQUIT to every running member (not the paused one) at each of the given seconds
+# after pause <k>; the JVM prints its thread dump to its stdout, the member's log, from which the part
+# it printed is copied to a file of its own. SIGQUIT costs no JVM start (jcmd would, on shared cores,
+# during the take-over it is meant to show). Runs in the background; its PID is kept for the clean-up.
+PAUSES=0
+DUMP_PIDS=()
+dump_threads_during_pause() { # paused-index pause-number
+  local k=$1 n=$2 at=0 s j
+  for s in "${DUMP_AT[@]}"; do
+    sleep $((s - at))
+    at=$s
+    declare -A from=()
+    for j in "${!PIDS[@]}"; do
+      [[ $j == "$k" ]] && continue
+      kill -0 "${PIDS[$j]}" 2>/dev/null || continue
+      from[$j]=$(stat -c %s "$OUT/logs/member-$j.log")
+      kill -QUIT "${PIDS[$j]}" 2>/dev/null || true
+      echo "$(date -u +%T.%3N) thread dump of member $j (pid ${PIDS[$j]}) ${s} s into pause $n of member $k" >>"$OUT/commands.log"
+    done
+    sleep 2 # the dump is written within milliseconds; more on a loaded machine
+    for j in "${!from[@]}"; do
+      tail -c +$((from[$j] + 1)) "$OUT/logs/member-$j.log" >"$OUT/logs/threads-pause$n-m$k-${s}s-m$j.txt" || true
+    done
+    unset from
+  done
+}
+
 # One command of the checker, run in this shell (start_member records the new PID): prints one
 # line, "ok <detail>" or "error <why>".
 run_command() {
@@ -346,6 +391,11 @@ run_command() {
       [[ $verb == resume ]] && signal=CONT
       [[ $verb == kill ]] && signal=KILL
       kill -"$signal" "${PIDS[$1]}" || { echo "error kill -$signal ${PIDS[$1]} failed"; return 0; }
+      if [[ $verb == pause && ${#DUMP_AT[@]} -gt 0 ]]; then
+        PAUSES=$((PAUSES + 1))
+        dump_threads_during_pause "$1" "$PAUSES" >/dev/null 2>&1 </dev/null &
+        DUMP_PIDS+=($!)
+      fi
       echo "ok $verb $1 pid ${PIDS[$1]}" ;;
     start)
       member_index "${1:-}" || return 0
@@ -400,7 +450,7 @@ exec 7<>"$STATE/commands" 8<>"$STATE/answers" # read-write opens never block on 
 MEMBER_ARGS=()
 for i in $(seq 1 "$MEMBERS"); do MEMBER_ARGS+=(--member "$i,$(client_addr "$i"),$(cluster_addr "$i"):5701"); done
 {
-  echo "command: load-tests/faults/faults.sh --members $MEMBERS --faults $FAULT_LIST --rounds $ROUNDS --rate $RATE --keys $KEYS --hold $HOLD --pause $PAUSE --blip $BLIP --slow-percent $SLOW_PERCENT --observe $OBSERVE --quiet $QUIET --failure-timeout $FAILURE_TIMEOUT --merge-interval $MERGE_INTERVAL --min-members $MIN_MEMBERS --hazelcast-props $HAZELCAST_PROPS --member-heap $MEMBER_HEAP${MEMBER_OPTS:+ --member-opts '$MEMBER_OPTS'}"
+  echo "command: load-tests/faults/faults.sh --members $MEMBERS --faults $FAULT_LIST --rounds $ROUNDS --rate $RATE --keys $KEYS --hold $HOLD --pause $PAUSE --blip $BLIP --slow-percent $SLOW_PERCENT --observe $OBSERVE --quiet $QUIET --failure-timeout $FAILURE_TIMEOUT --merge-interval $MERGE_INTERVAL${MIN_MEMBERS:+ --min-members $MIN_MEMBERS} --hazelcast-props $HAZELCAST_PROPS${THREAD_DUMPS:+ --thread-dumps $THREAD_DUMPS} --member-heap $MEMBER_HEAP${MEMBER_OPTS:+ --member-opts '$MEMBER_OPTS'}"
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "jar: $JAR_BUILT (copied for the run), built $(date -u -r "$JAR_BUILT" +%FT%TZ)"
   echo "member JVM: ${JVM[*]} ${SETTINGS[*]} $MEMBER_OPTS"
@@ -416,7 +466,7 @@ export FAULTS_ADMIN_TOKEN=$TOKEN # the checker reads it (--token-env), never fro
     "${MEMBER_ARGS[@]}" --faults "$FAULT_LIST" --rounds "$ROUNDS" --rate "$RATE" --keys "$KEYS" \
     --hold "$HOLD" --pause "$PAUSE" --blip "$BLIP" --slow-percent "$SLOW_PERCENT" --observe "$OBSERVE" \
     --quiet "$QUIET" --failure-timeout "$FAILURE_SECONDS" --merge-interval "$MERGE_SECONDS" \
-    --min-members "$MIN_MEMBERS" --token-env FAULTS_ADMIN_TOKEN --out "$OUT" \
+    ${MIN_MEMBERS:+--min-members "$MIN_MEMBERS"} --token-env FAULTS_ADMIN_TOKEN --out "$OUT" \
     --commands "$STATE/commands" --answers "$STATE/answers" --logs "$OUT/logs" &
   echo $! >"$STATE/checker.pid"
   code=0

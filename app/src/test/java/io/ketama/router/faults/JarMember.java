@@ -62,9 +62,9 @@ final class JarMember {
     /**
      * Starts {@code count} members on 127.0.0.1 one after another (three JVMs starting at once on two
      * cores miss heartbeats), each waited for, joined into a cluster of their own by an explicit
-     * member list, with the fault tests' Hazelcast settings ({@link PauseIT#faultSettings}, a quorum
-     * of 2) and {@code extra} options; each is added to {@code started} as it starts, for the test's
-     * clean-up. Logs under {@code target/<name>/}.
+     * member list, with the fault tests' Hazelcast settings ({@link PauseIT#faultSettings}: the
+     * learned quorum, 2 of the 3 these tests start) and {@code extra} options; each is added to
+     * {@code started} as it starts, for the test's clean-up. Logs under {@code target/<name>/}.
      */
     static List<JarMember> startLoopback(String name, int count, List<String> extra, String token, List<JarMember> started)
             throws IOException, InterruptedException {
@@ -80,7 +80,7 @@ final class JarMember {
                     "-Dquarkus.ketama.hazelcast.port=" + ports.get(i), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
                     "-Dquarkus.ketama.hazelcast.members=" + list));
             options.addAll(extra);
-            options.addAll(PauseIT.faultSettings(2));
+            options.addAll(PauseIT.faultSettings());
             JarMember m = start(i, "127.0.0.1:" + ports.get(i), "127.0.0.1", List.of(), options, logs.resolve("member-" + i + ".log"),
                     token);
             started.add(m);

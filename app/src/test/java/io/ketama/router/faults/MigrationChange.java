@@ -6,10 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 
 /**
- * A migration change made on one side while a fault lasts, and the state it stored. With
- * {@code quarkus.ketama.migration.min-members} the member answers 200 once enough members apply
- * it, or 503 {@code unconfirmed} when they do not within its wait (on a loaded machine, a member of
- * the same side may be late): either way the change is stored on that side, which is what the
+ * A migration change made on one side while a fault lasts, and the state it stored. With the
+ * learned quorum (no {@code quarkus.ketama.migration.min-members}: a majority of the members the
+ * cluster expects) the member answers 200 once a quorum of members apply it, or 503
+ * {@code unconfirmed} when they do not within its wait (on a loaded machine, a member of the same
+ * side may be late): either way the change is stored on that side, which is what the
  * fault tests then follow through the heal. A refusal (nothing stored) fails the test.
  *
  * @param status the answer's status

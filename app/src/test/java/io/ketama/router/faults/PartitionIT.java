@@ -92,7 +92,7 @@ class PartitionIT {
                     "-Dquarkus.ketama.hazelcast.port=5701", "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
                     "-Dquarkus.ketama.hazelcast.members=" + list, "-Dquarkus.ketama.hazelcast.member-allowlist=" + CLUSTER_NET + "*",
                     "-Dquarkus.ketama.migration.mode=split"));
-            options.addAll(PauseIT.faultSettings(2));
+            options.addAll(PauseIT.faultSettings());
             JarMember m = JarMember.start(i, clusterAddress(i) + ":5701", CLIENT_NET + (10 + i), NAMESPACES.exec(ns), options,
                     logs.resolve("member-" + i + ".log"), TOKEN);
             STARTED.add(m);

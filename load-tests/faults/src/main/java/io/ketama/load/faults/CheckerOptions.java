@@ -22,7 +22,8 @@ import java.util.Map;
  * @param warmupSeconds load before the first fault (JIT, caches; also a fault-free baseline)
  * @param failureTimeoutSeconds the members' failure timeout (for the stated bounds)
  * @param mergeIntervalSeconds the members' merge interval (for the stated bounds)
- * @param minMembers the members' migration minimum (reported)
+ * @param minMembers the members' {@code quarkus.ketama.migration.min-members} when faults.sh set it, else 0: the
+ *     members then run with the product's default, the learned quorum ({@link #quorum()})
  * @param clientTimeoutSeconds how long a client request waits before it counts as unanswered
  * @param pollMillis time between two poll rounds
  * @param tokenEnv the environment variable holding the admin token
@@ -45,6 +46,22 @@ public record CheckerOptions(List<MemberRef> members, List<FaultKind> faults, in
                         + members.get(i).index() + " at place " + (i + 1));
             }
         }
+    }
+
+    /**
+     * How many members a migration change needs, as the members were started: {@code min-members} when
+     * set, else the learned quorum, a majority of the members the cluster expects, which after a start of
+     * every member one after another is a majority of the members started (a member dropped by failure
+     * keeps counting; the harness stops none gracefully).
+     */
+    public int quorum() {
+        return minMembers > 0 ? minMembers : members.size() / 2 + 1;
+    }
+
+    /** {@link #quorum()} in words, for the log and the figures. */
+    public String quorumText() {
+        return minMembers > 0 ? "min-members " + minMembers + " (set explicitly)"
+                : "the learned quorum (no min-members): a majority of the " + members.size() + " members started, " + quorum();
     }
 
     public Bounds bounds() {
@@ -82,7 +99,7 @@ public record CheckerOptions(List<MemberRef> members, List<FaultKind> faults, in
         CheckerOptions o = new CheckerOptions(members, faults, v.whole("rounds", 1, 1, 100), v.whole("rate", 200, 1, 100_000),
                 v.whole("keys", 1000, 1, 10_000_000), v.whole("sample", 16, 1, 1000), plan, v.whole("observe", 120, 5, 3600),
                 v.whole("quiet", 15, 1, 3600), v.whole("warmup", 20, 0, 3600), v.whole("failure-timeout", 10, 1, 3600),
-                v.whole("merge-interval", 10, 1, 3600), v.whole("min-members", members.size() / 2 + 1, 1, members.size()),
+                v.whole("merge-interval", 10, 1, 3600), v.whole("min-members", 0, 1, members.size()),
                 v.whole("client-timeout", 15, 1, 600), v.whole("poll-millis", 500, 100, 10_000), v.text("token-env", "FAULTS_ADMIN_TOKEN"),
                 Path.of(v.text("out", "fault-results")), v.path("commands"), v.path("answers"), v.path("logs"));
         if (!v.unused().isEmpty()) {

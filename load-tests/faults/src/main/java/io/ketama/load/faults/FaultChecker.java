@@ -109,6 +109,7 @@ public final class FaultChecker {
                         FaultChecker::now)) {
             observer.start();
             load.start();
+            log("migration changes need " + options.quorumText());
             log("load of " + options.rate() + " requests/s on " + members.size() + " members, warming up for " + options.warmupSeconds() + " s");
             Thread.sleep(options.warmupSeconds() * 1000L);
             int sequence = 0;
@@ -219,7 +220,8 @@ public final class FaultChecker {
         for (int i = 0; i < fault.sides().size() && i < 2; i++) {
             MemberRef target = members.get(new TreeSet<>(fault.sides().get(i)).first() - 1);
             double share = i == 0 ? 10 + fault.sequence() % 40 : 60 + fault.sequence() % 40;
-            AdminChange c = http.changeMigration(target, names[i], now(), share, token);
+            AdminChange c = http.changeMigration(target, names[i], now(), share, token).onSide(fault.sides().get(i).size(),
+                    options.quorum());
             log("  admin change on the " + names[i] + " (m" + target.index() + ", " + share + " %): " + c.status()
                     + (c.acknowledged() ? " generation " + c.generation() : " " + c.answer()));
             changes.add(c);
@@ -316,6 +318,7 @@ public final class FaultChecker {
     private void writeFigures(List<FaultFigures> figures) throws IOException {
         Path run = options.out().resolve("run.txt");
         String header = Files.exists(run) ? "```\n" + Files.readString(run).strip() + "\n```\n\n" : "";
+        header += "Migration changes need " + options.quorumText() + ".\n\n";
         Files.writeString(options.out().resolve("figures.md"), header + Report.markdown(figures, options.bounds()) + Report.purges(purges));
         List<String> csv = new ArrayList<>();
         csv.add(Report.csvHeader());

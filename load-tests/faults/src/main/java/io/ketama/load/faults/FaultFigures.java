@@ -86,6 +86,12 @@ public record FaultFigures(FaultWindow window, RequestFigures requests, ViewFigu
             long lost = admin.stream().filter(AdminOutcome::lost).count();
             out.add(new Verdict("no acknowledged change lost", lost == 0,
                     lost + " of " + admin.stream().filter(a -> a.change().acknowledged()).count() + " acknowledged changes lost"));
+            List<AdminChange> below = admin.stream().map(AdminOutcome::change).filter(AdminChange::belowQuorum).toList();
+            if (!below.isEmpty()) {
+                long acknowledged = below.stream().filter(AdminChange::acknowledged).count();
+                out.add(new Verdict("a side below the quorum acknowledges no change", acknowledged == 0,
+                        acknowledged + " of " + below.size() + " changes sent to a side below the quorum answered 200"));
+            }
         }
         return out;
     }

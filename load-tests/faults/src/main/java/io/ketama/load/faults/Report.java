@@ -195,7 +195,8 @@ final class Report {
             return "-";
         }
         return f.admin().stream().map(a -> a.change().side() + " m" + a.change().member() + " " + a.change().v2SharePercent() + "%: "
-                + (a.change().status() == 0 ? "no answer" : a.change().status()) + (a.change().acknowledged() ? " g" + a.change().generation()
+                + (a.change().status() == 0 ? "no answer" : a.change().status())
+                + (a.change().problem().isEmpty() ? "" : " " + a.change().problem()) + (a.change().acknowledged() ? " g" + a.change().generation()
                         + (a.survived() ? ", kept" : ", LOST") : ""))
                 .collect(Collectors.joining("; "));
     }

@@ -47,4 +47,17 @@ class AdminOutcomeTest {
         assertThat(AdminOutcome.of(c, new PollRound(0, views)).survived()).isTrue();
         assertThat(AdminOutcome.of(c, null).lost()).isTrue();
     }
+
+    @Test
+    void aRefusalNamesItsProblemAndASideBelowTheQuorumIsMarked() {
+        AdminChange refused = new AdminChange(3, "minority", 0, 61.0, 503, -1, "{\"type\":\"urn:ketama:problem:too-few-members\"}");
+        assertThat(refused.problem()).isEqualTo("too-few-members");
+        assertThat(new AdminChange(1, "majority", 0, 11.0, 503, -1, "{\"type\":\"urn:ketama:problem:unconfirmed\"}").problem())
+                .isEqualTo("unconfirmed");
+        assertThat(new AdminChange(1, "majority", 0, 11.0, 200, 2, "{}").problem()).isEmpty();
+        assertThat(refused.belowQuorum()).isFalse();
+        assertThat(refused.onSide(2, 3).belowQuorum()).isTrue();
+        assertThat(refused.onSide(3, 3).belowQuorum()).isFalse();
+        assertThat(refused.onSide(2, 3).problem()).isEqualTo("too-few-members");
+    }
 }

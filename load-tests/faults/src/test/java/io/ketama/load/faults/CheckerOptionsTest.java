@@ -27,10 +27,21 @@ class CheckerOptionsTest {
         assertThat(o.rounds()).isEqualTo(3);
         assertThat(o.rate()).isEqualTo(300);
         assertThat(o.plan().holdSeconds()).isEqualTo(20);
-        assertThat(o.minMembers()).isEqualTo(2);
+        assertThat(o.minMembers()).as("not given: the members run with the learned quorum").isZero();
+        assertThat(o.quorum()).as("a majority of the 3 members started").isEqualTo(2);
+        assertThat(o.quorumText()).contains("learned quorum");
         assertThat(o.out()).isEqualTo(Path.of("/tmp/x"));
         assertThat(o.logs()).isEqualTo(Path.of("/tmp/x/logs"));
         assertThat(o.bounds()).isEqualTo(new Bounds(10_000, 15_000, 24_000, 10_000, 10_000, 1_000));
+    }
+
+    @Test
+    void anExplicitMinMembersIsTheQuorum() {
+        CheckerOptions o = CheckerOptions.parse(with("--min-members", "3"));
+        assertThat(o.minMembers()).isEqualTo(3);
+        assertThat(o.quorum()).isEqualTo(3);
+        assertThat(o.quorumText()).isEqualTo("min-members 3 (set explicitly)");
+        assertThatThrownBy(() -> CheckerOptions.parse(with("--min-members", "4"))).hasMessageContaining("--min-members takes a whole number from 1 to 3");
     }
 
     @Test

@@ -28,14 +28,15 @@ class FaultFiguresTest {
         Fault f = plan.fault(FaultKind.ISOLATE, 3);
         List<PollRound> rounds = new Cluster5().rounds(0, 21_000, everyone(), 1).rounds(21_000, 45_000, isolated(3), 2)
                 .rounds(45_000, 70_000, everyone(), 2).build();
-        List<AdminChange> changes = List.of(new AdminChange(1, "majority", 22_000, 0.0, 200, 2, "{}"),
-                new AdminChange(3, "minority", 22_100, 63.0, 503, -1, "{\"type\":\"urn:ketama:problem:too-few-members\"}"));
+        List<AdminChange> changes = List.of(new AdminChange(1, "majority", 22_000, 0.0, 200, 2, "{}").onSide(4, 3),
+                new AdminChange(3, "minority", 22_100, 63.0, 503, -1, "{\"type\":\"urn:ketama:problem:too-few-members\"}").onSide(1, 3));
         FaultWindow w = new FaultWindow(f, 10_000, 40_000, 65_000, changes);
         FaultFigures figures = FaultFigures.analyze(w, steadyLoad(0, 70_000), rounds, Cluster5.ADDRESSES, Cluster5.KEYS, bounds,
                 List.of(44_000L));
         assertThat(figures.verdicts()).allSatisfy(v -> assertThat(v.met()).as(v.target() + ": " + v.detail()).isTrue());
         assertThat(figures.verdicts()).extracting(Verdict::target).contains("no acknowledged change lost",
-                "cut-off member: served or fast 503, never a hang", "merged within the bound");
+                "a side below the quorum acknowledges no change", "cut-off member: served or fast 503, never a hang",
+                "merged within the bound");
         // m3's requests are its own class until the rings are whole again at 45 s, then connected
         assertThat(figures.requests().cutOff().total()).isEqualTo(700); // every 5th of the requests sent from 10 s to 45 s
         assertThat(figures.requests().connected().total()).isEqualTo(5_501 - 700); // 10 s to 65 s, both ends included
@@ -48,15 +49,15 @@ class FaultFiguresTest {
         // the sides only drop each other 20 s after the inject, past the 15 s bound
         List<PollRound> rounds = new Cluster5().rounds(0, 30_000, everyone(), 1).rounds(30_000, 45_000, isolated(3), 2)
                 .rounds(45_000, 70_000, everyone(), 2).build();
-        List<AdminChange> changes = List.of(new AdminChange(1, "majority", 31_000, 13.0, 200, 2, "{}"),
-                new AdminChange(3, "minority", 31_100, 63.0, 200, 2, "{}"));
+        List<AdminChange> changes = List.of(new AdminChange(1, "majority", 31_000, 13.0, 200, 2, "{}").onSide(4, 3),
+                new AdminChange(3, "minority", 31_100, 63.0, 200, 2, "{}").onSide(1, 3));
         List<RequestRecord> load = new ArrayList<>(steadyLoad(0, 70_000));
         load.add(new RequestRecord(20_001, 2, "x", 0, 15_000, null, null, null, false, null, "timed out"));
         FaultWindow w = new FaultWindow(f, 10_000, 40_000, 65_000, changes);
         FaultFigures figures = FaultFigures.analyze(w, load, rounds, Cluster5.ADDRESSES, Cluster5.KEYS, bounds, List.of());
         assertThat(figures.verdicts()).filteredOn(v -> !v.met()).extracting(Verdict::target).containsExactly(
                 "0 failed entering on connected members", "unreachable members leave m1,m2,m4,m5's rings in time",
-                "no acknowledged change lost");
+                "no acknowledged change lost", "a side below the quorum acknowledges no change");
         // the cut-off m3's own view has a bound of its own: 2 x 10 s + 5 s
         assertThat(figures.verdicts()).filteredOn(v -> v.target().equals("the cut-off m3 drops the members it cannot reach in time"))
                 .singleElement().satisfies(v -> assertThat(v.detail()).isEqualTo("20.0 s, bound 25.0 s"));

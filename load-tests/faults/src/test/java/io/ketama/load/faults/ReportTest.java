@@ -33,6 +33,16 @@ class ReportTest {
     }
 
     @Test
+    void aRefusedChangeShowsItsProblem() {
+        Fault f = plan.fault(FaultKind.ISOLATE, 3);
+        Cluster5 c = new Cluster5().rounds(0, 21_000, everyone(), 1).rounds(21_000, 45_000, isolated(3), 1).rounds(45_000, 70_000, everyone(), 1);
+        FaultFigures figures = FaultFigures.analyze(new FaultWindow(f, 10_000, 40_000, 65_000,
+                List.of(new AdminChange(3, "minority", 0, 63, 503, -1, "{\"type\":\"urn:ketama:problem:too-few-members\"}").onSide(1, 3))),
+                List.of(), c.build(), Cluster5.ADDRESSES, Cluster5.KEYS, bounds, List.of());
+        assertThat(Report.markdown(List.of(figures), bounds)).contains("minority m3 63.0%: 503 too-few-members |");
+    }
+
+    @Test
     void aSplitsLabelDoesNotEndItsCell() {
         Fault split = plan.fault(FaultKind.SPLIT, 1);
         FaultFigures f = FaultFigures.analyze(new FaultWindow(split, 10_000, 40_000, 65_000, List.of()), List.of(),
