@@ -346,29 +346,36 @@ cut_pairs() {
 member_index() { [[ $1 =~ ^[0-9]+$ ]] && (($1 >= 1 && $1 <= MEMBERS)) || { echo "error no member '$1'"; return 1; }; }
 
 # --thread-dumps: SIGQUIT to every running member (not the paused one) at each of the given seconds
-# after pause <k>; the JVM prints its thread dump to its stdout, the member's log, from which the part
-# it printed is copied to a file of its own. SIGQUIT costs no JVM start (jcmd would, on shared cores,
-# during the take-over it is meant to show). Runs in the background; its PID is kept for the clean-up.
+# after pause <k>; the JVM prints its thread dump to its stdout, the member's log, from which each
+# dump's part (up to the next dump) is copied to a file of its own once the last is written. SIGQUIT
+# costs no JVM start (jcmd would, on shared cores, during the take-over it is meant to show). Runs in
+# the background; its PID is kept for the clean-up.
 PAUSES=0
 DUMP_PIDS=()
 dump_threads_during_pause() { # paused-index pause-number
-  local k=$1 n=$2 at=0 s j
+  local k=$1 n=$2 at=0 s j i start stop
+  local -A from=()
   for s in "${DUMP_AT[@]}"; do
     sleep $((s - at))
     at=$s
-    declare -A from=()
     for j in "${!PIDS[@]}"; do
       [[ $j == "$k" ]] && continue
       kill -0 "${PIDS[$j]}" 2>/dev/null || continue
-      from[$j]=$(stat -c %s "$OUT/logs/member-$j.log")
+      from[$j:$s]=$(stat -c %s "$OUT/logs/member-$j.log")
       kill -QUIT "${PIDS[$j]}" 2>/dev/null || true
       echo "$(date -u +%T.%3N) thread dump of member $j (pid ${PIDS[$j]}) ${s} s into pause $n of member $k" >>"$OUT/commands.log"
     done
-    sleep 2 # the dump is written within milliseconds; more on a loaded machine
-    for j in "${!from[@]}"; do
-      tail -c +$((from[$j] + 1)) "$OUT/logs/member-$j.log" >"$OUT/logs/threads-pause$n-m$k-${s}s-m$j.txt" || true
+  done
+  sleep 2 # a dump is written within milliseconds; more on a loaded machine
+  for j in "${!PIDS[@]}"; do
+    for i in "${!DUMP_AT[@]}"; do
+      s=${DUMP_AT[$i]}
+      [[ -n ${from[$j:$s]:-} ]] || continue
+      start=${from[$j:$s]}
+      stop=${from[$j:${DUMP_AT[$((i + 1))]:-none}]:-$(stat -c %s "$OUT/logs/member-$j.log")}
+      dd if="$OUT/logs/member-$j.log" of="$OUT/logs/threads-pause$n-m$k-${s}s-m$j.txt" iflag=skip_bytes,count_bytes \
+        skip="$start" count=$((stop - start)) status=none || true
     done
-    unset from
   done
 }
 
