@@ -16,8 +16,6 @@ import io.ketama.quarkus.runtime.ClientFollower;
 import io.ketama.quarkus.runtime.RingSettings;
 import io.ketama.testing.Await;
 import io.ketama.testing.FreePorts;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,25 +53,11 @@ class DirectClientIT {
     @Test
     void eachRequestGoesStraightToItsOwnerAndAStoppedMembersKeysFailOver() throws Exception {
         assertThat(JarMember.JAR).as("the packaged application (mvn package)").exists();
-        Path logs = Files.createDirectories(Path.of("target", "direct-client-it"));
-        List<Integer> hzPorts = FreePorts.take(3);
-        List<Integer> httpPorts = FreePorts.take(3); // a port given, not 0: a member publishes only a port it knows before it joins
+        // HTTP ports given, not 0: a member publishes only a port it knows before it joins
         String cluster = "ketama-direct-it-" + UUID.randomUUID();
-        String list = hzPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        List<JarMember> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            List<String> options = List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + httpPorts.get(i),
-                    "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
-                    "-Dquarkus.ketama.hazelcast.cluster-name=" + cluster, "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
-                    "-Dquarkus.ketama.hazelcast.port=" + hzPorts.get(i), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
-                    "-Dquarkus.ketama.hazelcast.members=" + list, "-Dquarkus.ketama.rebuild.coalesce-delay=50ms",
-                    "-Dketama.router.origin.demo-delay=0ms", "-Dhazelcast.phone.home.enabled=false");
-            JarMember m = JarMember.start(i, "127.0.0.1:" + hzPorts.get(i), "127.0.0.1", List.of(), options,
-                    logs.resolve("member-" + i + ".log"), TOKEN);
-            STARTED.add(m);
-            m.awaitStarted(Duration.ofSeconds(180)); // one after another: three JVMs starting at once on two cores miss heartbeats
-            members.add(m);
-        }
+        List<JarMember> members = JarMember.startLoopback("direct-client-it", FreePorts.take(3),
+                List.of("-Dquarkus.ketama.hazelcast.cluster-name=" + cluster), TOKEN, STARTED); // after the default name: this one counts
+        List<String> hazelcast = members.stream().map(JarMember::clusterAddress).toList();
         LoopbackHttp http = new LoopbackHttp();
         Set<String> all = members.stream().map(JarMember::clusterAddress).collect(Collectors.toCollection(TreeSet::new));
         Settle.within(() -> MemberState.readAll(http, members, List.of("a", "b")), s -> MemberState.agree(s, all), Duration.ofSeconds(2),
@@ -81,7 +65,7 @@ class DirectClientIT {
 
         ClientConfig config = new ClientConfig();
         config.setClusterName(cluster);
-        hzPorts.forEach(p -> config.getNetworkConfig().addAddress("127.0.0.1:" + p));
+        hazelcast.forEach(a -> config.getNetworkConfig().addAddress(a));
         config.setProperty("hazelcast.phone.home.enabled", "false");
         HazelcastInstance hz = HazelcastClient.newHazelcastClient(config);
         CLOSE.add(0, hz::shutdown);
@@ -163,6 +147,31 @@ class DirectClientIT {
         } finally {
             stopped.signal("CONT");
         }
+
+        // a member killed: its keys fail over at once; once it has left the client's rings (the members'
+        // failure timeout, then ClientFollower.BOUND), no request is sent to it any more
+        Await.until(() -> rings.snapshot().members().size() == 3, Duration.ofSeconds(60), "member 2 back on the client's rings");
+        JarMember killed = members.get(1);
+        killed.signal("KILL");
+        long killedAt = System.nanoTime();
+        for (String key : keys.subList(1_600, 1_800)) {
+            assertThat(direct.get(key).status()).as(key).isEqualTo(200);
+        }
+        Await.until(() -> rings.snapshot().members().stream().noneMatch(m -> m.address().equals(killed.clusterAddress())),
+                Duration.ofSeconds(60), "the killed member off the client's rings");
+        long left = Duration.ofNanos(System.nanoTime() - killedAt).toMillis();
+        Thread.sleep(ClientFollower.BOUND.toMillis());
+        DirectClientCounts beforeKeys = direct.counts();
+        for (String key : keys.subList(1_800, 2_000)) {
+            DirectAnswer a = direct.get(key);
+            assertThat(a.status()).as(key).isEqualTo(200);
+            assertThat(a.response().headers().firstValue("X-Ketama-Served-By")).as(key).isNotEqualTo(java.util.Optional.of(killed.clusterAddress()));
+        }
+        DirectClientCounts after = direct.counts();
+        System.out.printf("DirectClientIT: member 1 killed: off the client's rings %d ms later; %s%n", left, after);
+        assertThat(after.unanswered()).isZero();
+        assertThat(after.failedOver() - beforeKeys.failedOver()).as("attempts at the killed member once it had left the rings").isZero();
+        assertThat(after.byOwner() - beforeKeys.byOwner()).as("answers by their owner among the remaining two").isEqualTo(200);
     }
 
     /** What the members' {@code ketama_router_requests_total{served}} say, summed over members. */

@@ -68,17 +68,21 @@ final class JarMember {
      */
     static List<JarMember> startLoopback(String name, int count, List<String> extra, String token, List<JarMember> started)
             throws IOException, InterruptedException {
+        return startLoopback(name, java.util.Collections.nCopies(count, 0), extra, token, started);
+    }
+
+    /**
+     * {@link #startLoopback(String, int, List, String, List)} with member i's HTTP port {@code httpPorts.get(i)}
+     * (0: any free port, which the member then cannot publish as its {@code ketama-router.http-port}).
+     */
+    static List<JarMember> startLoopback(String name, List<Integer> httpPorts, List<String> extra, String token, List<JarMember> started)
+            throws IOException, InterruptedException {
         Path logs = Files.createDirectories(Path.of("target", name));
-        List<Integer> ports = io.ketama.testing.FreePorts.take(count);
+        List<Integer> ports = io.ketama.testing.FreePorts.take(httpPorts.size());
         String cluster = "ketama-" + name + "-" + java.util.UUID.randomUUID();
-        String list = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
         List<JarMember> members = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            List<String> options = new ArrayList<>(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
-                    "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
-                    "-Dquarkus.ketama.hazelcast.cluster-name=" + cluster, "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
-                    "-Dquarkus.ketama.hazelcast.port=" + ports.get(i), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
-                    "-Dquarkus.ketama.hazelcast.members=" + list));
+        for (int i = 0; i < httpPorts.size(); i++) {
+            List<String> options = new ArrayList<>(loopbackOptions(cluster, ports, i, httpPorts.get(i)));
             options.addAll(extra);
             options.addAll(PauseIT.faultSettings());
             JarMember m = start(i, "127.0.0.1:" + ports.get(i), "127.0.0.1", List.of(), options, logs.resolve("member-" + i + ".log"),
@@ -88,6 +92,20 @@ final class JarMember {
             members.add(m);
         }
         return members;
+    }
+
+    /**
+     * The options that put member {@code index} of cluster {@code cluster} on 127.0.0.1: Hazelcast on
+     * {@code hazelcastPorts.get(index)} joining every port of the list, HTTP on {@code httpPort} (0: any),
+     * management on any port.
+     */
+    static List<String> loopbackOptions(String cluster, List<Integer> hazelcastPorts, int index, int httpPort) {
+        String list = String.join(",", hazelcastPorts.stream().map(p -> "127.0.0.1:" + p).toList());
+        return List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + httpPort,
+                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
+                "-Dquarkus.ketama.hazelcast.cluster-name=" + cluster, "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
+                "-Dquarkus.ketama.hazelcast.port=" + hazelcastPorts.get(index), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
+                "-Dquarkus.ketama.hazelcast.members=" + list);
     }
 
     /** Waits until the member logged that it started; fails if it exited or failed first. */

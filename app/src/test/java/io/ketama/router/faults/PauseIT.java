@@ -93,14 +93,10 @@ class PauseIT {
         Path logs = Files.createDirectories(Path.of("target", "pause-it", label));
         List<Integer> ports = FreePorts.take(3);
         String cluster = "ketama-pause-it-" + UUID.randomUUID();
-        String list = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
         List<JarMember> members = new ArrayList<>();
         for (int i = 1; i <= 3; i++) {
-            List<String> options = new ArrayList<>(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
-                    "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=0",
-                    "-Dquarkus.ketama.hazelcast.cluster-name=" + cluster, "-Dquarkus.ketama.hazelcast.interface=127.0.0.1",
-                    "-Dquarkus.ketama.hazelcast.port=" + ports.get(i - 1), "-Dquarkus.ketama.hazelcast.port-auto-increment=false",
-                    "-Dquarkus.ketama.hazelcast.members=" + list, "-Dquarkus.ketama.migration.mode=split"));
+            List<String> options = new ArrayList<>(JarMember.loopbackOptions(cluster, ports, i - 1, 0));
+            options.add("-Dquarkus.ketama.migration.mode=split");
             options.addAll(faultSettings());
             JarMember m = JarMember.start(i, "127.0.0.1:" + ports.get(i - 1), "127.0.0.1", List.of(), options,
                     logs.resolve("member-" + i + ".log"), TOKEN);
