@@ -1040,6 +1040,17 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
       echo "purging round $r: ${PURGES_SENT[$r]:-0} purges answered, ${PURGES_OK[$r]:-0} of them 200 (confirmed by every member)"
     done
   fi
+  setup_rows() { # setup_rows <setup> <label> <1: with the generator's CPU an answer>: a table row per round, then their median
+    local setup=$1 what=$2 gen=$3 r
+    local -a rows=()
+    for r in "${ROWS[@]}"; do [[ ${r%/*} == "$setup" ]] && rows+=("$r"); done
+    for r in "${rows[@]}"; do
+      echo "| $what | ${r#*/} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} |$( ((gen)) && echo " ${GEN_US[$r]} |") ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
+    done
+    if ((${#rows[@]} > 1)); then
+      echo "| $what | **median** | $(field_median RPS %.0f "${rows[@]}") | $(field_median P50 %.2f "${rows[@]}") | $(field_median P99 %.2f "${rows[@]}") | $(field_median ERRORS %.0f "${rows[@]}") | $(field_median CPU_US %.1f "${rows[@]}") |$( ((gen)) && echo " $(field_median GEN_US %.1f "${rows[@]}") |") | |"
+    fi
+  }
   if wants direct; then
     echo
     echo "issue 39 point 4, one Java generator (load-tests/direct, $DIRECT_THREADS threads, closed loop, keys uniform out of $KEYS), each round (a), (b), (c) back to back;"
@@ -1047,18 +1058,9 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
     echo
     echo "| setup | round | req/s | p50 ms | p99 ms | errors | CPU µs/answer (serving) | CPU µs/answer (generator) | generator cores | other cores |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    declare -A JWHAT=([java-all]="(a) entering on every member alike" [java-direct]="(b) the direct client, each key to its owner"
-      [java-nginx]="(c) nginx router to 3 nginx owners")
-    for setup in java-all java-direct java-nginx; do
-      rows=()
-      for r in "${ROWS[@]}"; do [[ ${r%/*} == "$setup" ]] && rows+=("$r"); done
-      for r in "${rows[@]}"; do
-        echo "| ${JWHAT[$setup]} | ${r#*/} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} | ${GEN_US[$r]} | ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
-      done
-      if ((${#rows[@]} > 1)); then
-        echo "| ${JWHAT[$setup]} | **median** | $(field_median RPS %.0f "${rows[@]}") | $(field_median P50 %.2f "${rows[@]}") | $(field_median P99 %.2f "${rows[@]}") | $(field_median ERRORS %.0f "${rows[@]}") | $(field_median CPU_US %.1f "${rows[@]}") | $(field_median GEN_US %.1f "${rows[@]}") | | |"
-      fi
-    done
+    setup_rows java-all "(a) entering on every member alike" 1
+    setup_rows java-direct "(b) the direct client, each key to its owner" 1
+    setup_rows java-nginx "(c) nginx router to 3 nginx owners" 1
     echo
     print_ratio "(b) ÷ (a) CPU per answer, serving processes" CPU_US java-direct java-all '<=' 0.6
     print_ratio "(b) ÷ (c) CPU per answer, serving processes" CPU_US java-direct java-nginx '<' 1
@@ -1072,18 +1074,9 @@ verdict() { # verdict <value> <op> <target> -> met / MISSED by ...
     echo
     echo "| setup | round | req/s | p50 ms | p99 ms | errors | CPU µs/answer (serving) | wrk cores | other cores |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-    declare -A WWHAT=([wrk-all]="(a) entering on every member alike" [wrk-owners]="(b) each key to its owner"
-      [wrk-nginx]="(c) nginx router to 3 nginx owners")
-    for setup in wrk-all wrk-owners wrk-nginx; do
-      rows=()
-      for r in "${ROWS[@]}"; do [[ ${r%/*} == "$setup" ]] && rows+=("$r"); done
-      for r in "${rows[@]}"; do
-        echo "| ${WWHAT[$setup]} | ${r#*/} | ${RPS[$r]} | ${P50[$r]} | ${P99[$r]} | ${ERRORS[$r]} | ${CPU_US[$r]} | ${GEN_CORES[$r]} | ${OTHER_CORES[$r]} |"
-      done
-      if ((${#rows[@]} > 1)); then
-        echo "| ${WWHAT[$setup]} | **median** | $(field_median RPS %.0f "${rows[@]}") | $(field_median P50 %.2f "${rows[@]}") | $(field_median P99 %.2f "${rows[@]}") | $(field_median ERRORS %.0f "${rows[@]}") | $(field_median CPU_US %.1f "${rows[@]}") | | |"
-      fi
-    done
+    setup_rows wrk-all "(a) entering on every member alike" 0
+    setup_rows wrk-owners "(b) each key to its owner" 0
+    setup_rows wrk-nginx "(c) nginx router to 3 nginx owners" 0
     echo
     print_ratio "wrk (b) ÷ (a) CPU per answer, serving processes" CPU_US wrk-owners wrk-all '<=' 0.6
     print_ratio "wrk (b) ÷ (c) CPU per answer, serving processes" CPU_US wrk-owners wrk-nginx '<' 1
