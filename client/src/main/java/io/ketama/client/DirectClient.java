@@ -2,7 +2,9 @@ package io.ketama.client;
 
 import com.hazelcast.cluster.Member;
 import io.ketama.quarkus.MemberAddress;
+import io.ketama.quarkus.MemberInfo;
 import io.ketama.quarkus.RingSelector;
+import io.ketama.quarkus.RingSnapshot;
 import io.ketama.quarkus.Selection;
 import java.io.IOException;
 import java.net.URI;
@@ -75,6 +77,8 @@ public final class DirectClient {
     private final Map<UUID, MemberBreaker> breakers = new ConcurrentHashMap<>();
     /** Each member's endpoint, read once: a member's attributes do not change while it has its UUID. */
     private final Map<UUID, Optional<MemberEndpoint>> endpoints = new ConcurrentHashMap<>();
+    /** The rings the two maps were last pruned to: a member that left takes its entries with it. */
+    private volatile RingSnapshot prunedTo;
     private final LongAdder answered = new LongAdder();
     private final LongAdder byOwner = new LongAdder();
     private final LongAdder failedOver = new LongAdder();
@@ -115,6 +119,10 @@ public final class DirectClient {
                     + "; other methods pass through any member to the origin");
         }
         String path = CACHE_PREFIX + requireKey(key);
+        RingSnapshot snapshot = rings.snapshot();
+        if (snapshot != prunedTo) {
+            prune(snapshot);
+        }
         Selection selection = rings.select(key, features(headers));
         if (!selection.found()) {
             throw new IllegalStateException("no member can serve key " + key + ": the rings are empty or no member has the features "
@@ -139,7 +147,7 @@ public final class DirectClient {
         for (int i : attempts.heldOffIndexes()) { // every other candidate failed: probe the ones held off, in order
             Member member = candidates.get(i);
             attempts.probing();
-            DirectAnswer answer = attempt(m, path, headers, member, breakers.get(member.getUuid()), i == 0, attempts);
+            DirectAnswer answer = attempt(m, path, headers, member, breakers.computeIfAbsent(member.getUuid(), u -> new MemberBreaker()), i == 0, attempts);
             if (answer != null) {
                 return answer;
             }
@@ -242,6 +250,17 @@ public final class DirectClient {
             busy = response;
             busyMember = member;
         }
+    }
+
+    /** Drops the breakers and endpoints of members no longer on the rings (a restarted member comes back with another UUID). */
+    private void prune(RingSnapshot snapshot) {
+        prunedTo = snapshot;
+        Set<UUID> on = new java.util.HashSet<>();
+        for (MemberInfo m : snapshot.members()) {
+            on.add(m.member().getUuid());
+        }
+        breakers.keySet().retainAll(on);
+        endpoints.keySet().retainAll(on);
     }
 
     /** What this client did since it was made. */
