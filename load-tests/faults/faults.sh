@@ -11,7 +11,9 @@
 #             (the client network, 10.78.0.0/24); nothing else lives there
 #   <p>-m<i>  member i: c0 = 10.77.0.(10+i) on brc (Hazelcast and the binary forward channel are
 #             bound to it) and l0 = 10.78.0.(10+i) on brl (HTTP and management, for clients)
-#   <p>-cl    the client: l0 = 10.78.0.2 on brl; load, polls and admin calls come from here
+#   <p>-cl    the client: l0 = 10.78.0.2 on brl; load, polls and admin calls come from here; with
+#             --direct-client 1 also c0 = 10.77.0.2 on brc, where its Hazelcast client and the direct
+#             client reach the members (their HTTP port listens on every address of theirs)
 # A fault on the cluster network (nft drop rules in the members' namespaces) leaves every member
 # reachable by the client, so a member cut off from the others still takes requests. The root
 # namespace's network is not touched: no link, address or route is added to it.
@@ -55,6 +57,8 @@ Usage: load-tests/faults/faults.sh [options]   (needs root: network namespaces, 
                            first/next run delay), for builds without the keys (main before 2cfc9c4) [${FAULTS_HAZELCAST_PROPS:-0}]
       --thread-dumps LIST  seconds into each pause (e.g. 13,17) at which every running member prints a thread
                            dump (SIGQUIT), saved as logs/threads-pause<n>-m<k>-<s>s-m<j>.txt [${FAULTS_THREAD_DUMPS:-none}]
+      --direct-client 0|1  the load goes through the direct client (ketama-client): a Hazelcast client of the
+                           members' cluster addresses for the rings, each request to its key's owner [${FAULTS_DIRECT_CLIENT:-0}]
       --member-heap H      -Xmx of a member [${FAULTS_MEMBER_HEAP:-256m}]
       --member-opts "..."  more JVM options for every member (-Dkey=value overrides the above)
       --jar PATH           the service's quarkus-run.jar [app/target/quarkus-app/quarkus-run.jar]
@@ -83,6 +87,7 @@ MERGE_INTERVAL=${FAULTS_MERGE_INTERVAL:-10s}
 MIN_MEMBERS=${FAULTS_MIN_MEMBERS:-}
 HAZELCAST_PROPS=${FAULTS_HAZELCAST_PROPS:-0}
 THREAD_DUMPS=${FAULTS_THREAD_DUMPS:-}
+DIRECT_CLIENT=${FAULTS_DIRECT_CLIENT:-0}
 MEMBER_HEAP=${FAULTS_MEMBER_HEAP:-256m}
 MEMBER_OPTS=${FAULTS_MEMBER_OPTS:-}
 JAR=${FAULTS_JAR:-$ROOT/app/target/quarkus-app/quarkus-run.jar}
@@ -110,6 +115,7 @@ while (($#)); do
     --min-members) MIN_MEMBERS=$2; shift ;;
     --hazelcast-props) HAZELCAST_PROPS=$2; shift ;;
     --thread-dumps) THREAD_DUMPS=$2; shift ;;
+    --direct-client) DIRECT_CLIENT=$2; shift ;;
     --member-heap) MEMBER_HEAP=$2; shift ;;
     --member-opts) MEMBER_OPTS=$2; shift ;;
     --jar) JAR=$2; SKIP_BUILD=1; shift ;;
@@ -152,6 +158,7 @@ if [[ -n $THREAD_DUMPS ]]; then
   done
 fi
 [[ $HAZELCAST_PROPS == 0 || $HAZELCAST_PROPS == 1 ]] || { echo "--hazelcast-props is 0 or 1, was '$HAZELCAST_PROPS'" >&2; exit 2; }
+[[ $DIRECT_CLIENT == 0 || $DIRECT_CLIENT == 1 ]] || { echo "--direct-client is 0 or 1, was '$DIRECT_CLIENT'" >&2; exit 2; }
 seconds_of() { # a Quarkus duration of whole seconds (10s, 1m, PT10S) as seconds
   case $1 in
     *ms) echo "Hazelcast's own properties take whole seconds: $1" >&2; exit 2 ;;
@@ -263,6 +270,11 @@ attach() { # namespace hub-side-name inside-name bridge address
 ip netns add "$CLIENT"
 ip -n "$CLIENT" link set lo up
 attach "$CLIENT" cl l0 brl "$CLIENT_NET.2"
+if [[ $DIRECT_CLIENT == 1 ]]; then
+  # The direct client needs the members' Hazelcast port, which is on the cluster network only. No
+  # member's cut set ever holds this address: a partition leaves every member reachable by the client.
+  attach "$CLIENT" clc c0 brc "$CLUSTER_NET.2"
+fi
 for i in $(seq 1 "$MEMBERS"); do
   ns=$(member_ns "$i")
   ip netns add "$ns"
@@ -457,7 +469,7 @@ exec 7<>"$STATE/commands" 8<>"$STATE/answers" # read-write opens never block on 
 MEMBER_ARGS=()
 for i in $(seq 1 "$MEMBERS"); do MEMBER_ARGS+=(--member "$i,$(client_addr "$i"),$(cluster_addr "$i"):5701"); done
 {
-  echo "command: load-tests/faults/faults.sh --members $MEMBERS --faults $FAULT_LIST --rounds $ROUNDS --rate $RATE --keys $KEYS --hold $HOLD --pause $PAUSE --blip $BLIP --slow-percent $SLOW_PERCENT --observe $OBSERVE --quiet $QUIET --failure-timeout $FAILURE_TIMEOUT --merge-interval $MERGE_INTERVAL${MIN_MEMBERS:+ --min-members $MIN_MEMBERS} --hazelcast-props $HAZELCAST_PROPS${THREAD_DUMPS:+ --thread-dumps $THREAD_DUMPS} --member-heap $MEMBER_HEAP${MEMBER_OPTS:+ --member-opts '$MEMBER_OPTS'}"
+  echo "command: load-tests/faults/faults.sh --members $MEMBERS --faults $FAULT_LIST --rounds $ROUNDS --rate $RATE --keys $KEYS --hold $HOLD --pause $PAUSE --blip $BLIP --slow-percent $SLOW_PERCENT --observe $OBSERVE --quiet $QUIET --failure-timeout $FAILURE_TIMEOUT --merge-interval $MERGE_INTERVAL${MIN_MEMBERS:+ --min-members $MIN_MEMBERS} --hazelcast-props $HAZELCAST_PROPS${THREAD_DUMPS:+ --thread-dumps $THREAD_DUMPS} --direct-client $DIRECT_CLIENT --member-heap $MEMBER_HEAP${MEMBER_OPTS:+ --member-opts '$MEMBER_OPTS'}"
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "jar: $JAR_BUILT (copied for the run), built $(date -u -r "$JAR_BUILT" +%FT%TZ)"
   echo "member JVM: ${JVM[*]} ${SETTINGS[*]} $MEMBER_OPTS"
@@ -465,11 +477,14 @@ for i in $(seq 1 "$MEMBERS"); do MEMBER_ARGS+=(--member "$i,$(client_addr "$i"),
 } >"$OUT/run.txt"
 
 export FAULTS_ADMIN_TOKEN=$TOKEN # the checker reads it (--token-env), never from its command line
+DIRECT_ARGS=()
+[[ $DIRECT_CLIENT == 1 ]] && DIRECT_ARGS=(--direct-cluster "$CLUSTER_NAME")
 # The checker runs in a subshell that, once it has ended, puts "quit <status>" among the commands:
 # the loop below blocks on its next command (a read with a timeout can lose the first bytes of a
 # command that arrive as it times out) and still ends when the checker does.
 (
-  ip netns exec "$CLIENT" java -Xms256m -Xmx256m -XX:+UseSerialGC -jar "$CHECKER_JAR" \
+  ip netns exec "$CLIENT" java -Xms512m -Xmx512m -XX:+UseSerialGC -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+    -jar "$CHECKER_JAR" "${DIRECT_ARGS[@]}" \
     "${MEMBER_ARGS[@]}" --faults "$FAULT_LIST" --rounds "$ROUNDS" --rate "$RATE" --keys "$KEYS" \
     --hold "$HOLD" --pause "$PAUSE" --blip "$BLIP" --slow-percent "$SLOW_PERCENT" --observe "$OBSERVE" \
     --quiet "$QUIET" --failure-timeout "$FAILURE_SECONDS" --merge-interval "$MERGE_SECONDS" \

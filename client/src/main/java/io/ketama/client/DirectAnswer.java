@@ -1,6 +1,7 @@
 package io.ketama.client;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -11,8 +12,12 @@ import java.util.Objects;
  * @param owner            whether that member is the key's owner on this client's rings (false: an
  *                         earlier candidate failed, was held off, or published no HTTP port)
  * @param failedCandidates candidates that failed or were skipped before this one answered
+ * @param sentToOthers     the other members ({@code host:port} as {@code member}) this request was sent
+ *                         to, in order, each of which failed or answered {@code 503} with
+ *                         {@code Retry-After}; a candidate skipped without a request (held off by its
+ *                         breaker, or with no HTTP port) is not here
  */
-public record DirectAnswer(HttpResponse<byte[]> response, String member, boolean owner, int failedCandidates) {
+public record DirectAnswer(HttpResponse<byte[]> response, String member, boolean owner, int failedCandidates, List<String> sentToOthers) {
 
     /** The service's header saying the owner was past its bound and the key's next candidate served it. */
     public static final String SPILLED = "X-Ketama-Spilled";
@@ -20,6 +25,7 @@ public record DirectAnswer(HttpResponse<byte[]> response, String member, boolean
     public DirectAnswer {
         Objects.requireNonNull(response, "response");
         Objects.requireNonNull(member, "member");
+        sentToOthers = List.copyOf(sentToOthers);
     }
 
     public int status() {

@@ -153,10 +153,12 @@ public final class DirectClient {
             }
         }
         if (attempts.busy != null) {
-            return answered(attempts.busy, attempts.busyMember, false, attempts.passedOver - 1);
+            List<String> others = new ArrayList<>(attempts.sent);
+            others.remove(others.lastIndexOf(attempts.busyMember));
+            return answered(attempts.busy, attempts.busyMember, false, attempts.passedOver - 1, others);
         }
         unanswered.increment();
-        throw new NoMemberAnsweredException(key, attempts.lines, attempts.last);
+        throw new NoMemberAnsweredException(key, attempts.lines, attempts.sent, attempts.last);
     }
 
     /** One candidate tried: its answer, or null (recorded in {@code attempts}) to go on to the next. */
@@ -174,19 +176,21 @@ public final class DirectClient {
             if (response.statusCode() == 503 && retryAfter >= 0) {
                 breaker.holdOff(System.nanoTime(), TimeUnit.SECONDS.toNanos(Math.min(retryAfter, settings.maxRetryAfter().toSeconds())));
                 failedOver.increment();
+                attempts.sent.add(endpoint.toString());
                 attempts.busy(member, endpoint + ": 503 with Retry-After " + retryAfter, response, endpoint.toString());
                 return null;
             }
             breaker.answered();
-            return answered(response, endpoint.toString(), owner, attempts.passedOver);
+            return answered(response, endpoint.toString(), owner, attempts.passedOver, attempts.sent);
         } catch (IOException e) {
             breaker.failed(System.nanoTime(), settings.breakerFailures(), settings.breakerOpenFor().toNanos());
             failedOver.increment();
+            attempts.sent.add(endpoint.toString());
             attempts.failed(member, endpoint + ": " + e, e);
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new NoMemberAnsweredException(path, List.of(endpoint + ": interrupted"), e);
+            throw new NoMemberAnsweredException(path, List.of(endpoint + ": interrupted"), List.of(endpoint.toString()), e);
         }
     }
 
@@ -194,6 +198,8 @@ public final class DirectClient {
     private static final class Attempts {
         final List<String> lines;
         final List<Integer> heldOff = new ArrayList<>(0);
+        /** Endpoints ({@code host:port}) this request was sent to and that did not answer it, in order. */
+        final List<String> sent = new ArrayList<>(0);
         /** Cluster addresses of the members passed over, in the order tried. */
         final List<String> addresses = new ArrayList<>(0);
         /** Candidates passed over: failed, held off, unaddressable or busy. */
@@ -268,12 +274,12 @@ public final class DirectClient {
         return new DirectClientCounts(answered.sum(), byOwner.sum(), failedOver.sum(), heldOff.sum(), spilled.sum(), unanswered.sum());
     }
 
-    private DirectAnswer answered(HttpResponse<byte[]> response, String member, boolean owner, int passedOver) {
+    private DirectAnswer answered(HttpResponse<byte[]> response, String member, boolean owner, int passedOver, List<String> sentToOthers) {
         answered.increment();
         if (owner) {
             byOwner.increment();
         }
-        DirectAnswer answer = new DirectAnswer(response, member, owner, passedOver);
+        DirectAnswer answer = new DirectAnswer(response, member, owner, passedOver, sentToOthers);
         if (answer.spilled()) {
             spilled.increment();
         }

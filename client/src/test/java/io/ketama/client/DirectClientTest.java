@@ -159,6 +159,7 @@ class DirectClientTest {
             assertThat(new String(a.body(), StandardCharsets.UTF_8)).as(key).isEqualTo("member-" + owner);
             assertThat(a.owner()).isTrue();
             assertThat(a.failedCandidates()).isZero();
+            assertThat(a.sentToOthers()).isEmpty();
             assertThat(a.response().headers().firstValue("X-Echo")).hasValue("t" + i);
             assertThat(a.response().headers().firstValue("X-Path")).hasValue("/cache/" + key);
             assertThat(a.response().headers().firstValue("X-Echo-Passed-Over")).hasValue("");
@@ -170,8 +171,10 @@ class DirectClientTest {
     @Test
     void aStoppedMembersKeysFailOverToTheirNextCandidateAndItsBreakerHoldsItOff() {
         DirectClient direct = new DirectClient(client);
+        String stoppedEndpoint = "127.0.0.1:" + servers.get(0).getAddress().getPort();
         servers.get(0).stop(0); // member 0 stays in the cluster and on the rings: only its HTTP port is gone
         int ownedByZero = 0;
+        int sentToStopped = 0;
         for (int i = 0; ownedByZero < 50; i++) {
             String key = "k/" + i;
             DirectAnswer a = direct.get(key);
@@ -182,6 +185,9 @@ class DirectClientTest {
                 assertThat(new String(a.body(), StandardCharsets.UTF_8)).as(key).isEqualTo("member-" + indexOf(candidates.get(1)));
                 assertThat(a.owner()).isFalse();
                 assertThat(a.failedCandidates()).isEqualTo(1);
+                assertThat(a.sentToOthers()).as("sent to the stopped member, or skipped it while its breaker held it off")
+                        .isIn(List.of(stoppedEndpoint), List.of());
+                sentToStopped += a.sentToOthers().size();
                 assertThat(a.response().headers().firstValue("X-Echo-Passed-Over")).as("the candidate is told the owner was passed over")
                         .hasValue(io.ketama.quarkus.MemberAddress.of(members.get(0).getCluster().getLocalMember()));
             } else {
@@ -193,6 +199,8 @@ class DirectClientTest {
         assertThat(counts.failedOver()).as("connection failures before the breaker held member 0 off")
                 .isEqualTo(DirectClientSettings.DEFAULTS.breakerFailures());
         assertThat(counts.heldOff()).as("member 0's keys skipped it while held off").isEqualTo(50 - counts.failedOver());
+        assertThat(sentToStopped).as("requests that reached the stopped member's port: those before the breaker opened")
+                .isEqualTo(counts.failedOver());
     }
 
     @Test

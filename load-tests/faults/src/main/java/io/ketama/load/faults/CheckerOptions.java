@@ -31,11 +31,14 @@ import java.util.Map;
  * @param commands the FIFO the checker writes commands for faults.sh to
  * @param answers the FIFO faults.sh answers on
  * @param logs the directory of the members' logs ({@code member-<i>.log}), for Hazelcast's merges; may be null
+ * @param directCluster the members' Hazelcast cluster name when the load goes through the direct client
+ *     (which follows the cluster at the members' cluster addresses and sends each request to its key's
+ *     owner), else null: the load enters on every member in turn
  */
 public record CheckerOptions(List<MemberRef> members, List<FaultKind> faults, int rounds, int rate, int keys, int sampleKeys,
         FaultPlan plan, int observeSeconds, int quietSeconds, int warmupSeconds, int failureTimeoutSeconds,
         int mergeIntervalSeconds, int minMembers, int clientTimeoutSeconds, int pollMillis, String tokenEnv, Path out,
-        Path commands, Path answers, Path logs) {
+        Path commands, Path answers, Path logs, String directCluster) {
 
     public CheckerOptions {
         members = List.copyOf(members);
@@ -101,7 +104,8 @@ public record CheckerOptions(List<MemberRef> members, List<FaultKind> faults, in
                 v.whole("quiet", 15, 1, 3600), v.whole("warmup", 20, 0, 3600), v.whole("failure-timeout", 10, 1, 3600),
                 v.whole("merge-interval", 10, 1, 3600), v.whole("min-members", 0, 1, members.size()),
                 v.whole("client-timeout", 15, 1, 600), v.whole("poll-millis", 500, 100, 10_000), v.text("token-env", "FAULTS_ADMIN_TOKEN"),
-                Path.of(v.text("out", "fault-results")), v.path("commands"), v.path("answers"), v.path("logs"));
+                Path.of(v.text("out", "fault-results")), v.path("commands"), v.path("answers"), v.path("logs"),
+                v.text("direct-cluster", null));
         if (!v.unused().isEmpty()) {
             throw new IllegalArgumentException("unknown options: --" + String.join(", --", v.unused()));
         }

@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Predicate;
+import io.ketama.quarkus.runtime.ClientFollower;
 
 /**
  * The fault harness's checker: waits for the members faults.sh started, puts paced load on every
@@ -105,12 +106,12 @@ public final class FaultChecker {
         List<FaultFigures> figures = new ArrayList<>();
         try (Injector injector = new Injector(options.commands(), options.answers());
                 Observer observer = new Observer(members, sample, http, FaultChecker::now, options.pollMillis());
-                Load load = new Load(client, members, options.rate(), options.keys(), Duration.ofSeconds(options.clientTimeoutSeconds()),
-                        FaultChecker::now)) {
+                Load load = load()) {
             observer.start();
             load.start();
             log("migration changes need " + options.quorumText());
-            log("load of " + options.rate() + " requests/s on " + members.size() + " members, warming up for " + options.warmupSeconds() + " s");
+            log("load of " + options.rate() + " requests/s " + (direct(load) != null ? "through the direct client (cluster "
+                    + options.directCluster() + ")" : "on " + members.size() + " members") + ", warming up for " + options.warmupSeconds() + " s");
             Thread.sleep(options.warmupSeconds() * 1000L);
             int sequence = 0;
             for (int round = 1; round <= options.rounds(); round++) {
@@ -120,17 +121,42 @@ public final class FaultChecker {
                     List<Long> merges = MergeLog.mergeTimes(options.logs()).stream().map(t -> t - START_EPOCH).toList();
                     FaultFigures f = FaultFigures.analyze(window, load.snapshot(), observer.snapshot(), addresses, sample, options.bounds(),
                             merges);
+                    DirectClientLoad d = direct(load);
+                    if (d != null) {
+                        f = f.withDirect(DirectFigures.of(window, f.views(), d.attempts(), d.ringSamples(), ClientFollower.BOUND.toMillis()),
+                                ClientFollower.BOUND.toMillis());
+                    }
                     figures.add(f);
                     log(Report.line(f));
                     writeFigures(figures);
                 }
             }
             load.close();
-            log("load done: " + load.snapshot().size() + " requests answered or given up, " + load.notSent() + " not sent (generator bound)");
+            log("load done: " + load.snapshot().size() + " requests answered or given up, " + load.notSent() + " not sent (generator bound)"
+                    + (direct(load) != null ? "; the direct client's counts: " + direct(load).counts() : ""));
             writeRaw(load.snapshot(), observer.snapshot());
+            if (direct(load) != null) {
+                writeDirect(direct(load));
+            }
         }
         writeFigures(figures);
         return figures.stream().allMatch(FaultFigures::allMet) && purges.stream().noneMatch(PurgeCheck::violated);
+    }
+
+    /** The load: through the direct client with {@code --direct-cluster}, else entering on every member in turn. */
+    private Load load() throws InterruptedException {
+        if (options.directCluster() == null) {
+            return new EntryLoad(client, members, options.rate(), options.keys(), Duration.ofSeconds(options.clientTimeoutSeconds()),
+                    FaultChecker::now);
+        }
+        log("connecting the direct client to cluster " + options.directCluster() + " at the members' cluster addresses");
+        DirectClientLoad d = new DirectClientLoad(options.directCluster(), members, options.rate(), options.keys(), FaultChecker::now);
+        log("the direct client's rings hold every member");
+        return d;
+    }
+
+    private static DirectClientLoad direct(Load load) {
+        return load instanceof DirectClientLoad d ? d : null;
     }
 
     /** Waits (bounded) until every member is ready and every ring holds every member. */
@@ -343,6 +369,19 @@ public final class FaultChecker {
                             + Integer.toHexString(v.ownersInOrder(sample).hashCode()) + "," + nz(v.error()).replace(',', ';'));
                 }
             }
+        }
+    }
+
+    /** The direct client's raw figures: every member sent a request, and its rings at each change. */
+    private void writeDirect(DirectClientLoad d) throws IOException {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(options.out().resolve("direct-sent.csv")))) {
+            out.println("sent_ms,member");
+            d.attempts().stream().sorted(java.util.Comparator.comparingLong(DirectAttempt::sentAt))
+                    .forEach(a -> out.println(a.sentAt() + ",m" + a.member()));
+        }
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(options.out().resolve("direct-rings.csv")))) {
+            out.println("at_ms,members");
+            d.ringSamples().forEach(r -> out.println(r.at() + "," + FaultPlan.names(r.members()).replace(',', ' ')));
         }
     }
 

@@ -12,9 +12,11 @@ import java.util.Map;
  * @param views what the members' own views said
  * @param admin the migration changes sent during it and whether each survived
  * @param verdicts the targets that apply to this fault, met or not
+ * @param direct what the direct client did with the departed members, when the load went through it
+ *     and members were meant to leave the rings; else null
  */
 public record FaultFigures(FaultWindow window, RequestFigures requests, ViewFigures views, List<AdminOutcome> admin,
-        List<Verdict> verdicts) {
+        List<Verdict> verdicts, DirectFigures direct) {
 
     public FaultFigures {
         admin = List.copyOf(admin);
@@ -38,12 +40,22 @@ public record FaultFigures(FaultWindow window, RequestFigures requests, ViewFigu
         RequestFigures rf = RequestFigures.of(w.fault(), requests, w.injectAt(), classesEnd, w.endAt() + 1, bounds.fastRefusal());
         PollRound last = rounds.stream().filter(r -> r.at() <= w.endAt()).reduce((a, b) -> b).orElse(null);
         List<AdminOutcome> admin = w.changes().stream().map(c -> AdminOutcome.of(c, last)).toList();
-        return new FaultFigures(w, rf, vf, admin, judge(w.fault(), rf, vf, admin, bounds));
+        return new FaultFigures(w, rf, vf, admin, judge(w.fault(), rf, vf, admin, bounds), null);
+    }
+
+    /** These figures with the direct client's, and its target judged ({@code d} null: as they are). */
+    FaultFigures withDirect(DirectFigures d, long boundMillis) {
+        if (d == null) {
+            return this;
+        }
+        List<Verdict> more = new ArrayList<>(verdicts);
+        more.add(d.verdict(boundMillis));
+        return new FaultFigures(window, requests, views, admin, more, d);
     }
 
     static List<Verdict> judge(Fault f, RequestFigures rf, ViewFigures vf, List<AdminOutcome> admin, Bounds b) {
         List<Verdict> out = new ArrayList<>();
-        out.add(new Verdict("0 failed entering on connected members", rf.connected().failed() == 0,
+        out.add(new Verdict(rf.direct() ? "0 failed through the direct client" : "0 failed entering on connected members", rf.connected().failed() == 0,
                 rf.connected().failed() + " of " + rf.connected().total() + " failed" + (rf.connected().failed() == 0 ? ""
                         : " (" + rf.connectedFailuresText(3) + ")") + ", slowest " + rf.connected().maxMillis() + " ms"));
         if (rf.cutOff().total() > 0) {

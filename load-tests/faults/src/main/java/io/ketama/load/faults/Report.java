@@ -60,6 +60,24 @@ final class Report {
                     .append(" |\n");
         }
         out.append("\n### By fault\n\n").append(byKind(figures));
+        if (figures.stream().anyMatch(f -> f.direct() != null)) {
+            out.append("\n### The direct client\n\n");
+            out.append("Requests to a member off the rings: those sent from the inject until the followed side's drop plus the client's bound "
+                    + "(the failover's attempts), and those sent later, before the member was back (target: none).\n\n");
+            out.append("| # | fault | the client followed | the side dropped the others (s after inject) | the client dropped them (s after inject) "
+                    + "| requests to them: before the bound / after |\n");
+            out.append("|---:|---|---|---:|---:|---|\n");
+            for (FaultFigures f : figures) {
+                DirectFigures d = f.direct();
+                if (d == null) {
+                    continue;
+                }
+                out.append("| ").append(f.fault().sequence()).append(" | ").append(cell(f.fault().label())).append(" | ")
+                        .append(d.followed().isEmpty() ? cell(d.examples().get(0)) : FaultPlan.names(d.followed())).append(" | ")
+                        .append(or(d.sideDroppedAfterInject(), "never")).append(" | ").append(or(d.clientDroppedAfterInject(), "never"))
+                        .append(" | ").append(d.sentBeforeBound()).append(" / ").append(d.sentAfterBound()).append(" |\n");
+            }
+        }
         return out.toString();
     }
 

@@ -20,9 +20,11 @@ import java.util.Set;
  * @param failedExamples a few failed requests entering on connected members, for the report
  * @param connectedFailures the failed requests entering on connected members by what they got
  *     ({@code 503 ring-not-ready on m2}, {@code no answer on m1}), most first
+ * @param direct whether the requests went through the direct client (no entry member, recorded as 0:
+ *     every one counts as connected)
  */
 public record RequestFigures(Counts connected, Counts cutOff, Counts impaired, long servedByOther, long bypasses,
-        int keysServedByTwo, long ringNotReady, List<String> failedExamples, Map<String, Long> connectedFailures) {
+        int keysServedByTwo, long ringNotReady, List<String> failedExamples, Map<String, Long> connectedFailures, boolean direct) {
 
     public RequestFigures {
         failedExamples = List.copyOf(failedExamples);
@@ -65,20 +67,22 @@ public record RequestFigures(Counts connected, Counts cutOff, Counts impaired, l
         Map<String, Set<String>> servers = new HashMap<>();
         List<String> examples = new ArrayList<>();
         Map<String, Long> failures = new HashMap<>();
+        boolean direct = false;
         for (RequestRecord r : requests) {
             if (r.sentAt() < from || r.sentAt() >= to) {
                 continue;
             }
+            direct = r.entry() == 0;
             boolean classed = r.sentAt() < classesEnd;
             Tally t = classed && fault.impaired().contains(r.entry()) ? impaired
                     : classed && fault.cutOff().contains(r.entry()) ? cutOff : connected;
             t.add(r, fastRefusalMillis);
             if (t == connected && !r.ok()) {
-                String kind = (r.status() == 0 ? "no answer" : r.status() + (r.problem() != null ? " " + r.problem() : "")) + " on m" + r.entry();
+                String kind = (r.status() == 0 ? "no answer" : r.status() + (r.problem() != null ? " " + r.problem() : "")) + where(r);
                 failures.merge(kind, 1L, Long::sum);
             }
             if (t == connected && !r.ok() && examples.size() < 5) {
-                examples.add("m" + r.entry() + " " + r.key() + " at " + r.sentAt() + " ms: "
+                examples.add((r.entry() == 0 ? "direct" : "m" + r.entry()) + " " + r.key() + " at " + r.sentAt() + " ms: "
                         + (r.status() == 0 ? "no answer (" + r.error() + ")" : r.status() + (r.problem() != null ? " " + r.problem() : ""))
                         + " after " + r.millis() + " ms");
             }
@@ -100,7 +104,12 @@ public record RequestFigures(Counts connected, Counts cutOff, Counts impaired, l
         failures.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .forEach(e -> byCount.put(e.getKey(), e.getValue()));
         return new RequestFigures(connected.counts(), cutOff.counts(), impaired.counts(), servedByOther, bypasses, keysServedByTwo,
-                ringNotReady, examples, byCount);
+                ringNotReady, examples, byCount, direct);
+    }
+
+    /** Where a request entered, {@code " on m2"}, or {@code " direct"} for the direct client's. */
+    private static String where(RequestRecord r) {
+        return r.entry() == 0 ? " direct" : " on m" + r.entry();
     }
 
     private static final class Tally {

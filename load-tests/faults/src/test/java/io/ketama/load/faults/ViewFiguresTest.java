@@ -122,6 +122,6 @@ class ViewFiguresTest {
 
     private static RequestFigures requests() {
         RequestFigures.Counts none = new RequestFigures.Counts(0, 0, 0, 0, 0, 0);
-        return new RequestFigures(new RequestFigures.Counts(100, 100, 0, 0, 0, 20), none, none, 0, 0, 0, 0, List.of(), java.util.Map.of());
+        return new RequestFigures(new RequestFigures.Counts(100, 100, 0, 0, 0, 20), none, none, 0, 0, 0, 0, List.of(), java.util.Map.of(), false);
     }
 }
