@@ -17,12 +17,17 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A Hazelcast client's view of the rings: the rings every member builds, built here from what the
@@ -59,6 +64,8 @@ final class ClientRings implements RingsSource, AutoCloseable {
     /** Events within this are one rebuild. */
     static final Duration COALESCE = Duration.ofMillis(50);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
+    /** The most a rebuild waits for the board entries of members not heard from yet. */
+    static final Duration UNHEARD_READ = Duration.ofMillis(500);
 
     private final HazelcastInstance client;
     private final RingMetrics metrics;
@@ -150,6 +157,12 @@ final class ClientRings implements RingsSource, AutoCloseable {
         }
     }
 
+    /**
+     * Reads every entry of the board. An entry missing from the read is not a change while its member
+     * is still in the cluster (as on the members, {@link MemberBoard}: during a partition every copy of
+     * an entry may sit on the other side, or with a member not yet dropped): the member keeps what it
+     * last said. Only the entries of members no longer listed are forgotten.
+     */
     private void readBoard() {
         boolean changed = false;
         Set<UUID> seen = new java.util.HashSet<>();
@@ -163,9 +176,43 @@ final class ClientRings implements RingsSource, AutoCloseable {
             MemberStatus before = statuses.put(id, status);
             changed |= before == null || before.state() != status.state();
         }
-        changed |= statuses.keySet().retainAll(seen);
+        Set<UUID> listed = new java.util.HashSet<>();
+        for (Member m : client.getCluster().getMembers()) {
+            listed.add(m.getUuid());
+        }
+        changed |= statuses.keySet().removeIf(id -> !seen.contains(id) && !listed.contains(id));
         if (changed) {
             rebuilder.request("the board read again");
+        }
+    }
+
+    /**
+     * Reads the entries of {@code members} not heard from yet, at most {@link #UNHEARD_READ} in all:
+     * a member that joined, or came back from a merge with a new UUID, is placed by this rebuild once
+     * it says it serves, not a re-read later (the members read such entries before a rebuild too). An
+     * entry not in by then (its owner cut off) waits for its event or the next re-read.
+     */
+    private void readUnheard(Collection<Member> members) {
+        Map<UUID, CompletionStage<String>> pending = new java.util.HashMap<>();
+        for (Member m : members) {
+            if (!statuses.containsKey(m.getUuid())) {
+                pending.put(m.getUuid(), board.map().getAsync(m.getUuid().toString()));
+            }
+        }
+        long deadline = System.nanoTime() + UNHEARD_READ.toNanos();
+        for (Map.Entry<UUID, CompletionStage<String>> e : pending.entrySet()) {
+            try {
+                String text = e.getValue().toCompletableFuture().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                MemberStatus status = text == null ? null : decodeOrNull(text);
+                if (status != null) {
+                    statuses.putIfAbsent(e.getKey(), status); // an event that came meanwhile is as new or newer
+                }
+            } catch (TimeoutException | ExecutionException unread) {
+                // placed when its event or the next re-read brings it
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -208,7 +255,9 @@ final class ClientRings implements RingsSource, AutoCloseable {
         }
         List<Member> onRings = new ArrayList<>();
         Map<UUID, Boolean> inputs = new java.util.LinkedHashMap<>();
-        for (Member m : client.getCluster().getMembers()) {
+        Set<Member> listed = client.getCluster().getMembers();
+        readUnheard(listed);
+        for (Member m : listed) {
             boolean on = MembershipWatcher.belongsOnRings(m, statuses.get(m.getUuid()));
             inputs.put(m.getUuid(), on);
             if (on) {

@@ -213,6 +213,30 @@ class ClientRingsTest {
         assertThat(client.select("/objects/1").owner()).as("selections still answered").isNotNull();
     }
 
+    /**
+     * An entry missing from the board while its member is still in the cluster (during a partition every
+     * copy may sit on the other side; here it is evicted, which fires no removal event) is not a drain:
+     * the client keeps the member on its rings through its re-reads, until the member writes its entry again.
+     */
+    @Test
+    void aBoardEntryLostWhileItsMemberIsListedKeepsTheMemberOnTheClientsRings() {
+        ClusterRings a = run(member(0));
+        ClusterRings b = run(member(1));
+        run(member(2));
+        RingSelector client = selector(follow(client(memberOf(a))));
+        await(() -> client.snapshot().members().size() == 3, "the client's rings with the three members");
+        String bEntry = memberOf(b).getCluster().getLocalMember().getUuid().toString();
+        com.hazelcast.map.IMap<String, String> board = memberOf(a).getMap(MemberBoard.MAP);
+        assertThat(board.evict(bEntry)).as("b's entry was on the board and is gone").isTrue();
+        long end = System.nanoTime() + ClientRings.REREAD.multipliedBy(3).toNanos();
+        int fewest = 3;
+        while (System.nanoTime() < end) { // three re-reads, whether or not b's re-write comes between
+            fewest = Math.min(fewest, client.snapshot().members().size());
+            sleep(Duration.ofMillis(5));
+        }
+        assertThat(fewest).as("members on the client's rings at the fewest, after b's entry was lost").isEqualTo(3);
+    }
+
     private static void sleep(Duration d) {
         try {
             Thread.sleep(d.toMillis());

@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  * connected, since some member the client can reach can serve every key in every fault.
  *
  * <p>Beside the requests it records every member each request was sent to ({@link DirectAttempt}) and
- * the client's rings whenever they change ({@link ClientRingSample}, looked at every 20 ms): what
+ * the client's rings whenever they change ({@link ClientRingSample}, looked at every 20 ms, each
+ * dated when it was built): what
  * "no request to a member that left the rings" is judged on ({@link DirectFigures}).
  */
 final class DirectClientLoad extends Load {
@@ -135,7 +136,9 @@ final class DirectClientLoad extends Load {
                 for (MemberInfo m : now.members()) {
                     on.add(byAddress.getOrDefault(MemberAddress.of(m.member()), 0));
                 }
-                samples.add(new ClientRingSample(clock.getAsLong(), on));
+                // when the rings were built, on the checker's clock: a request may use them before this thread sees them
+                long builtAgo = Math.max(0, System.currentTimeMillis() - now.builtAt().toEpochMilli());
+                samples.add(new ClientRingSample(clock.getAsLong() - builtAgo, on));
                 last = now;
             }
             try {
