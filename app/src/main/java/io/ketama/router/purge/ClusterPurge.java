@@ -53,8 +53,8 @@ import org.jboss.logging.Logger;
  *       members that merge into the other side drop everything they hold (Hazelcast's {@code MERGED}),
  *       and every member that sees a member join that has been running for longer than
  *       {@value #JOIN_GRACE_MILLIS} ms (one coming back, not one starting) drops everything it holds:
- *       a purge sent on the other side meanwhile reached neither. A member restarted meanwhile holds
- *       nothing.</li>
+ *       a purge sent on the other side meanwhile reached neither, however long this member itself has
+ *       run (one restarted just before or during the split has stored answers since).</li>
  * </ul>
  * A fence costs a round of misses on the member that drops its answers; only partitions, merges and
  * stalls cause one, never a ring change, a scale-out, or a drained member's rolling restart.
@@ -78,7 +78,6 @@ public final class ClusterPurge implements AutoCloseable {
     /** Drops one key on a member of the release before purges, over the member channel (channel version 5). */
     private final BiFunction<Member, String, CompletionStage<Void>> channelInvalidation;
     private final String localAddress;
-    private final long started = System.currentTimeMillis();
     /** Members that left by failure: address, when. */
     private final Map<String, Long> missing = new ConcurrentHashMap<>();
     /** Members in the view that did not confirm a purge: what to send them again. */
@@ -335,7 +334,9 @@ public final class ClusterPurge implements AutoCloseable {
             missing.remove(address);
             long now = System.currentTimeMillis();
             long since = startedOf(m);
-            if (since > 0 && now - since > joinGraceMillis && now - started > joinGraceMillis) {
+            // whether or not this member itself has run that long: one started during the split (or just
+            // before it) has stored answers since, which a purge on the other side did not reach either
+            if (since > 0 && now - since > joinGraceMillis) {
                 fence("member " + address + " joined after running for " + (now - since) / 1000
                         + " s: it comes back from the other side of a split, where purges may have been sent that did not reach this member");
             }

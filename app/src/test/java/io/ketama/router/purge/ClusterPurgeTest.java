@@ -171,17 +171,21 @@ class ClusterPurgeTest {
         store(a, "/a", answer("a"));
         store(b, "/b", answer("b"));
 
-        node(grace, System.currentTimeMillis()); // starts now: no fence
+        // starts now: no fence; its own grace is 30 s, so it has run for less than it when the fourth joins
+        Node c = node(30_000, System.currentTimeMillis());
         peers.awaitMembers(3, Duration.ofSeconds(30));
         Thread.sleep(500);
         assertThat(a.cache().peek("/a")).as("a member that just started holds nothing it missed").isNotNull();
         assertThat(a.purge().marks().fences()).isZero();
+        store(c, "/c", answer("c")); // c has run for less than the grace, and stored an answer
 
         node(grace, System.currentTimeMillis() - 60_000); // has run for a minute: it comes back from the other side
         peers.awaitMembers(4, Duration.ofSeconds(30));
-        await(() -> a.purge().marks().fences() == 1 && b.purge().marks().fences() == 1, "both fence");
+        await(() -> a.purge().marks().fences() == 1 && b.purge().marks().fences() == 1 && c.purge().marks().fences() == 1,
+                "every member fences, c too, though it started within the grace (a purge on the other side missed its answer too)");
         assertThat(a.cache().peek("/a")).isNull();
         assertThat(b.cache().peek("/b")).isNull();
+        assertThat(c.cache().peek("/c")).isNull();
         assertThat(a.purge().marks().lastFence()).contains("joined after running for 60 s");
     }
 
