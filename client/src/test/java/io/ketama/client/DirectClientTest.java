@@ -16,7 +16,7 @@ import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSource;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.runtime.ClientFollower;
-import io.ketama.quarkus.runtime.ClusterRings;
+import io.ketama.quarkus.runtime.MemberPart;
 import io.ketama.quarkus.runtime.RingSettings;
 import io.ketama.testing.Await;
 import io.ketama.testing.FreePorts;
@@ -52,7 +52,7 @@ class DirectClientTest {
 
     private final List<AutoCloseable> running = new ArrayList<>();
     private final List<HazelcastInstance> members = new ArrayList<>();
-    private final List<ClusterRings> memberRings = new ArrayList<>();
+    private final List<MemberPart> memberRings = new ArrayList<>();
     private final List<HttpServer> servers = new ArrayList<>();
     /** Requests each member's HTTP server took. */
     private final Map<Integer, AtomicInteger> hits = new ConcurrentHashMap<>();
@@ -76,7 +76,7 @@ class DirectClientTest {
             HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
             members.add(hz);
             running.add(hz::shutdown);
-            ClusterRings rings = ClusterRings.startOn(hz, RING, MigrationSettings.DEFAULT, MigrationSource.CLUSTER, Duration.ofMillis(50));
+            MemberPart rings = MemberPart.startOn(hz, RING, MigrationSettings.DEFAULT, MigrationSource.CLUSTER, Duration.ofMillis(50));
             running.add(0, rings);
             rings.open();
             memberRings.add(rings);

@@ -1,6 +1,6 @@
 package io.ketama.quarkus.deployment;
 
-import io.ketama.quarkus.runtime.ClusterRings;
+import io.ketama.quarkus.runtime.MemberPart;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSettings.Mode;
 import io.ketama.quarkus.MigrationState;
@@ -59,7 +59,7 @@ class AdminPlaneTest {
     private static final String LOGGED_GENERATION = AdminPlaneTest.class.getName() + ".loggedGeneration";
     private static final String BAD_REQUESTS_SENT = AdminPlaneTest.class.getName() + ".badRequestsSent";
 
-    private static final List<ClusterRings> OTHERS = new ArrayList<>();
+    private static final List<MemberPart> OTHERS = new ArrayList<>();
 
     @Inject
     RingSelector selector;
@@ -70,7 +70,7 @@ class AdminPlaneTest {
     }
 
     /** The two other members, started once (after the application, so it seeded the state). */
-    private static synchronized List<ClusterRings> others() {
+    private static synchronized List<MemberPart> others() {
         if (OTHERS.isEmpty()) {
             // their own configuration says v2; they must adopt the cluster's state instead
             OTHERS.add(CLUSTER.startRunning(1, new MigrationSettings(Mode.V2, 0, false)));
@@ -89,9 +89,9 @@ class AdminPlaneTest {
 
     @Test
     void oneChangeReachesEveryMemberWithTheSameGenerationAndAJoinerAdoptsIt() {
-        List<ClusterRings> others = others();
+        List<MemberPart> others = others();
         long before = selector.migration().generation();
-        for (ClusterRings m : others) {
+        for (MemberPart m : others) {
             assertThat(m.migration()).isEqualTo(selector.migration());
         }
 
@@ -115,7 +115,7 @@ class AdminPlaneTest {
         assertThat(made.generation()).isEqualTo(before + 1);
         assertThat(made.settings()).isEqualTo(new MigrationSettings(Mode.SPLIT, 25, true));
         assertThat(made.changedBy()).startsWith("admin 127.0.0.1:");
-        for (ClusterRings m : others) {
+        for (MemberPart m : others) {
             await(m::migration, made::equals, TestCluster.DEADLINE, "the change on every member");
         }
         // the GET shows what every member applies
@@ -124,7 +124,7 @@ class AdminPlaneTest {
                 "three members reporting generation " + made.generation());
         admin().get(PATH).then().body("members.state", hasItems("serving"));
 
-        ClusterRings joiner = CLUSTER.startRunning(3, MigrationSettings.DEFAULT);
+        MemberPart joiner = CLUSTER.startRunning(3, MigrationSettings.DEFAULT);
         assertThat(joiner.migration()).isEqualTo(made); // adopted before startRunning returned
     }
 

@@ -7,7 +7,7 @@ import io.ketama.core.FeatureRings;
 import io.ketama.core.HashStyle;
 import io.ketama.core.KetamaRing;
 import io.ketama.core.RingVersion;
-import io.ketama.quarkus.runtime.RingBuilder;
+import io.ketama.quarkus.runtime.MemberPart;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.runtime.RingSettings;
 import io.ketama.quarkus.RingSnapshot;
@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every member, the application's and plain Hazelcast members alike, computes the same owner for
  * every key from its own view of the cluster, also after members join and leave in different
- * orders. The plain members compute with {@link RingBuilder}, exactly what {@link RingSelector}
+ * orders. The plain members compute with the extension's ring builder ({@link MemberPart#build}), exactly what {@link RingSelector}
  * runs on each membership change.
  */
 class AgreementTest {
@@ -93,13 +93,13 @@ class AgreementTest {
         assertThat(mine.containsLocalMember()).isTrue();
         assertThat(mine.excluded()).isEmpty();
 
-        RingBuilder builder = new RingBuilder(new RingSettings(HashStyle.PINGORA, 16));
+        RingSettings settings = new RingSettings(HashStyle.PINGORA, 16);
         List<RingSnapshot> theirs = new ArrayList<>();
         for (HazelcastInstance h : plain) {
             List<Member> view = new ArrayList<>(h.getCluster().getMembers());
-            RingSnapshot asGiven = builder.build(view, h.getCluster().getLocalMember(), 0, "peer view");
+            RingSnapshot asGiven = MemberPart.build(settings, view, h.getCluster().getLocalMember());
             Collections.reverse(view);
-            RingSnapshot reversed = builder.build(view, h.getCluster().getLocalMember(), 0, "peer view, reversed");
+            RingSnapshot reversed = MemberPart.build(settings, view, h.getCluster().getLocalMember());
             for (RingVersion v : RingVersion.values()) {
                 assertSameRing(asGiven.ring(v), mine.ring(v));
                 assertSameRing(reversed.ring(v), mine.ring(v));

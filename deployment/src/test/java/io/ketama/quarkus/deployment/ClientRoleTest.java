@@ -11,7 +11,7 @@ import io.ketama.quarkus.MigrationSettings.Mode;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.ketama.quarkus.Selection;
-import io.ketama.quarkus.runtime.ClusterRings;
+import io.ketama.quarkus.runtime.MemberPart;
 import io.quarkus.runtime.Startup;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.RestAssured;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ClientRoleTest {
 
     static final TestCluster CLUSTER = new TestCluster("ketama-client-role", 4);
-    static final List<ClusterRings> MEMBERS = new ArrayList<>();
+    static final List<MemberPart> MEMBERS = new ArrayList<>();
 
     @RegisterExtension
     static final QuarkusUnitTest APP = CLUSTER.app(jar -> jar.addClass(Members.class),
@@ -76,13 +76,13 @@ class ClientRoleTest {
         assertThat(disagreements(MEMBERS.get(0))).as("keys the client places elsewhere than the members, at rest").isEmpty();
 
         // a member leaves: drained, then stopped; the client follows
-        ClusterRings leaving = MEMBERS.get(2);
+        MemberPart leaving = MEMBERS.get(2);
         CLUSTER.drainAndStop(leaving, Duration.ofSeconds(10), Duration.ZERO);
         awaitSnapshot(selector, x -> x.members().size() == 2, "the two members left on the client's rings");
         assertThat(disagreements(MEMBERS.get(0))).as("keys the client places elsewhere than the members, after one left").isEmpty();
 
         // a migration step: 30 % of the keys to v2
-        ClusterRings member = MEMBERS.get(0);
+        MemberPart member = MEMBERS.get(0);
         long generation = member.updateMigration(new MigrationSettings(Mode.SPLIT, 30, false), -1, "test").generation();
         TestCluster.await(() -> selector.migration().generation(), g -> g == generation, TestCluster.DEADLINE, "the change on the client");
         int v2 = 0;
@@ -104,7 +104,7 @@ class ClientRoleTest {
      * The keys of 10,000 whose owner on the client differs from the member's owner on the ring
      * version the client gives the key, or whose ring version differs from the member's migration state.
      */
-    private List<String> disagreements(ClusterRings member) {
+    private List<String> disagreements(MemberPart member) {
         assertThat(selector.migration().generation()).as("the client's migration generation").isEqualTo(member.migration().generation());
         List<String> out = new ArrayList<>();
         SplittableRandom random = new SplittableRandom(2);

@@ -2,7 +2,7 @@ package io.ketama.quarkus.deployment;
 
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.RingSelector;
-import io.ketama.quarkus.runtime.ClusterRings;
+import io.ketama.quarkus.runtime.MemberPart;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.RestAssured;
 import io.restassured.specification.RequestSpecification;
@@ -50,7 +50,7 @@ class LearnedQuorumAdminPlaneTest {
                 .body("quorum.expectedMembers", equalTo(1))
                 .body("quorum.requiredMembers", equalTo(1));
 
-        ClusterRings other = CLUSTER.startRunning(1, MigrationSettings.DEFAULT);
+        MemberPart other = CLUSTER.startRunning(1, MigrationSettings.DEFAULT);
         TestCluster.await(() -> RestAssured.given().port(TestCluster.managementPort()).get("/q/ketama/quorum").jsonPath().getInt("seenMembers"),
                 seen -> seen == 2, Duration.ofSeconds(30), "two members expected and seen");
         CLUSTER.crash(other);

@@ -5,7 +5,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
-import io.ketama.quarkus.runtime.ClusterRings;
+import io.ketama.quarkus.runtime.MemberPart;
 import io.ketama.quarkus.MemberAttributes;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSource;
@@ -43,7 +43,7 @@ final class TestCluster implements AutoCloseable {
     final String name;
     private final MemberPorts ports;
     private final StartedMembers started = new StartedMembers();
-    private final java.util.Map<HazelcastInstance, ClusterRings> running = new java.util.HashMap<>();
+    private final java.util.Map<HazelcastInstance, MemberPart> running = new java.util.HashMap<>();
 
     /** @param size the members: the application's (0) and the plain members the test may start (1 to size - 1) */
     TestCluster(String name, int size) {
@@ -102,14 +102,14 @@ final class TestCluster implements AutoCloseable {
 
     /**
      * Starts plain member {@code member} running the extension's cluster part without Quarkus
-     * ({@link ClusterRings}), gated like the application's member, and opens it (it serves).
+     * ({@link MemberPart}), gated like the application's member, and opens it (it serves).
      */
-    ClusterRings startRunning(int member, MigrationSettings configured) {
+    MemberPart startRunning(int member, MigrationSettings configured) {
         HazelcastInstance hz = start(member, config -> {
             MemberAttributes.publish(config, 1, Set.of(), "default", null);
             MemberAttributes.gate(config);
         });
-        ClusterRings rings = ClusterRings.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), configured, MigrationSource.CLUSTER,
+        MemberPart rings = MemberPart.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), configured, MigrationSource.CLUSTER,
                 Duration.ofMillis(50));
         synchronized (running) {
             running.put(hz, rings);
@@ -119,7 +119,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Stops a member started by {@link #startRunning}: drains it, then shuts it down gracefully. */
-    RingsLeft drainAndStop(ClusterRings rings, Duration timeout, Duration quietPeriod) throws InterruptedException {
+    RingsLeft drainAndStop(MemberPart rings, Duration timeout, Duration quietPeriod) throws InterruptedException {
         RingsLeft left = rings.drain(timeout, quietPeriod);
         HazelcastInstance hz;
         synchronized (running) {
@@ -133,7 +133,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Crashes a member started by {@link #startRunning}: no drain, no close, Hazelcast terminated (the others see it fail). */
-    void crash(ClusterRings rings) {
+    void crash(MemberPart rings) {
         HazelcastInstance hz;
         synchronized (running) {
             hz = running.entrySet().stream().filter(e -> e.getValue() == rings).map(java.util.Map.Entry::getKey).findFirst()
@@ -183,7 +183,7 @@ final class TestCluster implements AutoCloseable {
     @Override
     public void close() {
         synchronized (running) {
-            running.values().forEach(ClusterRings::close);
+            running.values().forEach(MemberPart::close);
             running.clear();
         }
         started.close();

@@ -48,11 +48,10 @@ import java.util.function.Supplier;
  * watching, and builds its first rings before {@link #start} returns; it joins the others' rings
  * only at {@link #open}.
  *
- * <p>Public because the deployment module's {@code QuarkusUnitTest}s run it on plain members beside
- * the application ({@link #startOn}, {@link #open}, {@link #drain}), as a tool may; not an API. The
- * selector reads it through {@link RingsSource}.
+ * <p>The selector reads it through {@link RingsSource}. Other modules' tests run it on plain members
+ * through {@code MemberPart}, a fixture of this module's test jar.
  */
-public final class ClusterRings implements RingsSource, AutoCloseable {
+final class ClusterRings implements RingsSource, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ClusterRings.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
@@ -178,7 +177,7 @@ public final class ClusterRings implements RingsSource, AutoCloseable {
      *
      * @param configured the migration settings a new cluster starts with (with {@code source=cluster})
      */
-    public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
+    static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
                                        MigrationSource source, Duration coalesceDelay) {
         return start(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, OptionalInt.empty(),
                 FORGET_FAILED_AFTER, null));
@@ -188,7 +187,7 @@ public final class ClusterRings implements RingsSource, AutoCloseable {
      * {@link #startOn(HazelcastInstance, RingSettings, MigrationSettings, MigrationSource, Duration)} where a
      * migration change needs {@code minMembers} members ({@code quarkus.ketama.migration.min-members}).
      */
-    public static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
+    static ClusterRings startOn(HazelcastInstance hazelcast, RingSettings ring, MigrationSettings configured,
                                        MigrationSource source, Duration coalesceDelay, int minMembers) {
         return start(hazelcast, new Settings(ring, coalesceDelay, configured, source, true, null, OptionalInt.of(minMembers),
                 FORGET_FAILED_AFTER, null));

@@ -45,12 +45,8 @@ import java.util.TreeSet;
  * ({@link FeatureRings#plannedSets()}) are planned on the next snapshot before it is returned
  * ({@link FeatureRings#prepare}), dedicated rings included, so that after a swap no lookup plans
  * or materialises a set on the request path. The rings themselves do not depend on it.
- *
- * <p>Public because the deployment module's {@code AgreementTest} runs it on plain Hazelcast
- * members beside a {@code QuarkusUnitTest} application (a test that cannot live in this module)
- * to show both compute the same owners; not an API.
  */
-public final class RingBuilder {
+final class RingBuilder {
 
     private final RingSettings settings;
     /** The last snapshot built: its feature sets in use are prepared on the next (rebuild thread only). */

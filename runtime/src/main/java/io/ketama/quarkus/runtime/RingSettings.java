@@ -16,7 +16,8 @@ import java.util.Objects;
  * @throws IllegalArgumentException when {@code v2PointsPerWeight} is out of that range or the style does not
  *                                  take the options, naming the configuration key
  *
- * <p>Public because {@link RingBuilder} and {@link ClusterRings#startOn} take it (see theirs); not an API.
+ * <p>Public because {@link ClientFollower#follow} takes it (an application outside Quarkus states the
+ * members' ring settings); not otherwise an API.
  */
 public record RingSettings(HashStyle hashStyle, HashStyle.Options hashOptions, int v2PointsPerWeight) {
 

@@ -26,12 +26,12 @@
  * </ul>
  *
  * <p>Classes are package-private unless another package needs them; each public one says why in
- * its javadoc. Three reasons occur: the API calls into it ({@code MemberLifecycle},
- * {@code ClusterRings}, {@code MigrationSplit}, {@code RingMetrics}, {@code MemberParser},
- * {@code SettingsCheck}); Quarkus calls it from generated code or the build steps name it
- * ({@code KetamaClusterRecorder}, {@code RegisteredClasses}); or the deployment module's
- * {@code QuarkusUnitTest}s run it on plain members beside an application ({@code ClusterRings},
- * {@code RingBuilder}, {@code RingSettings}). The build steps register the package-private beans
+ * its javadoc. Two reasons occur: Quarkus calls it from generated code, the build steps name it, or
+ * {@link java.util.ServiceLoader} makes it ({@code KetamaClusterRecorder}, {@code RegisteredClasses},
+ * {@code SettingsCheck}); or an application outside Quarkus follows the cluster through it
+ * ({@code ClientFollower} and the {@code RingSettings} it takes). Other modules' tests run the member
+ * part on plain members through {@code MemberPart}, a fixture of this module's test jar. The build
+ * steps register the package-private beans
  * and health checks by name ({@code RegisteredClasses}).
  */
 package io.ketama.quarkus.runtime;

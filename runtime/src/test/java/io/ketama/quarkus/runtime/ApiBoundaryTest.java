@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The extension's API package ({@code io.ketama.quarkus}) names nothing of its wiring
  * ({@code io.ketama.quarkus.runtime}, {@code io.ketama.quarkus.devui}): not in an import, not in a
  * fully qualified name, not in a javadoc link. And the extension's packages do not name each other
- * in a circle. Read from the sources, so a {@code {@link}} that would compile into nothing counts too.
+ * in a circle. The wiring's public types are only those something outside it must name. Read from the
+ * sources, so a {@code {@link}} that would compile into nothing counts too.
  */
 class ApiBoundaryTest {
 
@@ -70,5 +71,27 @@ class ApiBoundaryTest {
             }
         }
         assertThat(uses.get("runtime")).as("what the runtime names").contains("api");
+    }
+
+    /**
+     * Public in the wiring: what Quarkus's generated code and build steps name ({@code KetamaClusterRecorder},
+     * {@code RegisteredClasses}), what {@link java.util.ServiceLoader} makes ({@code SettingsCheck}), and the
+     * client role for an application outside Quarkus ({@code ClientFollower} and the {@code RingSettings} it
+     * takes). Other modules' tests reach the rest through {@code MemberPart}, in the test jar.
+     */
+    @Test
+    void theWiringsPublicTypesAreOnlyThoseNamedFromOutside() throws IOException {
+        Set<String> publicTypes = new java.util.TreeSet<>();
+        Pattern topLevel = Pattern.compile("(?m)^public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)");
+        try (Stream<Path> files = Files.list(SOURCES.resolve("runtime"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Matcher m = topLevel.matcher(Files.readString(file));
+                if (m.find()) {
+                    publicTypes.add(m.group(1));
+                }
+            }
+        }
+        assertThat(publicTypes).containsExactlyInAnyOrder("KetamaClusterRecorder", "RegisteredClasses", "SettingsCheck", "ClientFollower",
+                "RingSettings");
     }
 }
