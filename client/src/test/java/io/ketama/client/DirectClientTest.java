@@ -169,6 +169,43 @@ class DirectClientTest {
     }
 
     @Test
+    void aJaxRsClientWithDirectRoutingSendsCachedRequestsToTheirOwnersAndOthersToItsBaseUri() {
+        DirectClient direct = new DirectClient(client);
+        jakarta.ws.rs.client.Client jaxrs = jakarta.ws.rs.client.ClientBuilder.newClient().register(new DirectRouting(direct));
+        // member 0's HTTP port: where a request that is not a cached one goes, as the client was built
+        String base = "http://" + LoopbackHazelcast.HOST + ":" + servers.get(0).getAddress().getPort();
+        try {
+            for (int i = 0; i < 100; i++) {
+                String key = "k/" + i;
+                try (jakarta.ws.rs.core.Response r = jaxrs.target(base).path("cache/" + key).request().header("X-Test", "t" + i).get()) {
+                    assertThat(r.getStatus()).isEqualTo(200);
+                    assertThat(r.readEntity(String.class)).as(key).isEqualTo("member-" + ownerOnTheMembers(key));
+                    assertThat(r.getHeaderString("X-Echo")).isEqualTo("t" + i);
+                    assertThat(r.getHeaderString("X-Path")).isEqualTo("/cache/" + key);
+                }
+            }
+            try (jakarta.ws.rs.core.Response head = jaxrs.target(base).path("cache/k/1").request().head()) {
+                assertThat(head.getStatus()).isEqualTo(200);
+                assertThat(head.hasEntity()).isFalse();
+            }
+            assertThat(direct.counts().answered()).as("the 100 GETs and the HEAD, through the direct client").isEqualTo(101);
+
+            String notMemberZeros = null;
+            for (int i = 0; notMemberZeros == null; i++) {
+                notMemberZeros = ownerOnTheMembers("p/" + i) == 0 ? null : "p/" + i;
+            }
+            try (jakarta.ws.rs.core.Response post = jaxrs.target(base).path("cache/" + notMemberZeros).request()
+                    .post(jakarta.ws.rs.client.Entity.text("x"))) {
+                assertThat(post.readEntity(String.class)).as("a POST is not routed: it goes to the base URI, member 0")
+                        .isEqualTo("member-0");
+            }
+            assertThat(direct.counts().answered()).isEqualTo(101);
+        } finally {
+            jaxrs.close();
+        }
+    }
+
+    @Test
     void aStoppedMembersKeysFailOverToTheirNextCandidateAndItsBreakerHoldsItOff() {
         DirectClient direct = new DirectClient(client);
         String stoppedEndpoint = "127.0.0.1:" + servers.get(0).getAddress().getPort();
