@@ -2,6 +2,7 @@ package io.ketama.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ketama.quarkus.PublishedLoad;
 import io.ketama.quarkus.Selection;
 import io.ketama.router.load.LoadSettings;
 import io.ketama.router.serving.DemoOrigin;
@@ -172,8 +173,12 @@ class BoundedLoadTest extends ClusterTest {
         List<String> cold = cluster.keysWhere(Set.of(), s -> true, 400);
         Map<String, LongSupplier> counts = servedCounts();
         Map<String, Long>[] before = new Map[1];
+        PublishedLoad[] published = new PublishedLoad[1];
         Load load = new Load();
-        load.run(hot, null, cold, WARM_UP, MEASURED, () -> before[0] = read(counts));
+        load.run(hot, null, cold, WARM_UP, MEASURED, () -> {
+            before[0] = read(counts);
+            published[0] = selector.publishedLoad();
+        });
         Map<String, Long> after = read(counts);
 
         long total = 0;
@@ -199,6 +204,14 @@ class BoundedLoadTest extends ClusterTest {
                 load.hotAnswers.size(), hotBy, spilled, spilledMisses, order);
 
         assertThat(load.failures).as("failed requests").isEmpty();
+        // what the members' load boards wrote, as the extension's RingSelector reads it (the client role reads the same)
+        System.out.printf("BoundedLoadTest: the load board as RingSelector.publishedLoad() read it after the warm-up: %s%n",
+                published[0]);
+        assertThat(published[0].loads().keySet()).as("members whose published load the extension read")
+                .containsExactlyInAnyOrder(selector.snapshot().localMember().getUuid(), b.member().getUuid(),
+                        c.member().getUuid(), d.member().getUuid());
+        assertThat(published[0].loads().values()).as("answers a second each member published: all serve cold keys")
+                .allSatisfy(rate -> assertThat(rate).isPositive());
         // The bound per window is ceil(1.25 (L.D + 1) / 4) with L the cluster's rate of the window before: the
         // load is steady, so the owner's share is 1.25 / 4 within the rate's change from window to window and
         // one request a window of rounding (a few per cent at these rates); without bounded loads it is 0.625.

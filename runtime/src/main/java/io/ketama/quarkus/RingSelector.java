@@ -76,6 +76,27 @@ public interface RingSelector {
      */
     BoundedSelection selectBounded(String key, Set<String> requiredFeatures, ToLongFunction<Member> loads, long totalLoad);
 
+    /**
+     * {@link #selectBounded(String, Set, ToLongFunction, long)} with the load the members published on
+     * the cluster's load board ({@link #publishedLoad()}): the choice every member and every client
+     * that read the same board makes for {@code key}. Past a full owner, the key goes to the same
+     * next member from any of them.
+     */
+    default BoundedSelection selectBounded(String key, Set<String> requiredFeatures) {
+        PublishedLoad load = publishedLoad();
+        return selectBounded(key, requiredFeatures, load::load, load.total());
+    }
+
+    /**
+     * The load each member published on the cluster's load board ({@link LoadBoardEntry}: the
+     * cache-routing service's members write theirs every window), as this process last read it: read
+     * every {@code 500 ms} from the first call on (the first call reads it at once), an entry left out
+     * once its sequence stood still for three reads, and {@link PublishedLoad#NONE} when no read has
+     * succeeded for that long (a client cut off from the cluster). A member and a client read the same
+     * map the same way. Never waits on the cluster after the first call.
+     */
+    PublishedLoad publishedLoad();
+
     /** The bounded-load settings this member runs with. */
     BoundedLoadSettings boundedLoad();
 

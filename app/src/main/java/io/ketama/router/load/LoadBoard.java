@@ -3,6 +3,7 @@ package io.ketama.router.load;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.replicatedmap.ReplicatedMap;
+import io.ketama.quarkus.LoadBoardEntry;
 import io.ketama.router.serving.Members;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,10 +27,11 @@ import org.jboss.logging.Logger;
  *
  * <h2>Contract</h2>
  * <ul>
- *   <li>An entry is {@code long[] {FORMAT, sequence, served, windowNanos, weight}}: what the member
- *       served in its last window, how long that window was, and its weight on the rings (0 while it
- *       is not on them). A reader skips a format it does not know (a later release may publish
- *       another beside it), so the board itself needs no version on the forward channels.</li>
+ *   <li>An entry is a {@link LoadBoardEntry} (the extension's: its {@code RingSelector.publishedLoad()}
+ *       reads the same board, on members and clients): what the member served in its last window, how
+ *       long that window was, and its weight on the rings (0 while it is not on them). A reader skips a
+ *       format it does not know (a later release may publish another beside it), so the board itself
+ *       needs no version on the forward channels.</li>
  *   <li>A replicated map is read locally (every member holds every entry), so the window's work (the
  *       roll of {@link OwnerLoad}'s count, the read, the bound, the view) never waits for another
  *       member. A write goes to the entry's partition owner, which may be paused or cut off: writes
@@ -52,9 +54,7 @@ public final class LoadBoard implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LoadBoard.class);
 
     /** The replicated map that holds the board. */
-    public static final String MAP = "ketama-router.load";
-    /** The layout of an entry this release writes and reads. */
-    static final long FORMAT = 1;
+    public static final String MAP = LoadBoardEntry.MAP;
     /** Windows without a new sequence after which a member's entry is left out. */
     static final int STALE_WINDOWS = 3;
 
@@ -157,7 +157,8 @@ public final class LoadBoard implements AutoCloseable {
         if (writtenAs != null && !writtenAs.equals(me)) {
             removals.add(writtenAs); // merged under a new UUID: the old entry goes at once
         }
-        write(me, new long[] {FORMAT, ++sequence, served, windowNanos, myWeight});
+        LoadBoardEntry mine = new LoadBoardEntry(++sequence, served, windowNanos, myWeight);
+        write(me, mine.toArray());
         writtenAs = me;
 
         Map<UUID, Member> present = new HashMap<>();
@@ -167,17 +168,17 @@ public final class LoadBoard implements AutoCloseable {
             order.add(m);
         }
         boolean oldest = !order.isEmpty() && order.get(0).localMember();
-        Map<UUID, long[]> fresh = new HashMap<>();
+        Map<UUID, LoadBoardEntry> fresh = new HashMap<>();
         Set<String> keys = new HashSet<>();
         for (Map.Entry<String, long[]> e : map.entrySet()) {
             keys.add(e.getKey());
-            long[] v = e.getValue();
-            if (v == null || v.length < 5 || v[0] != FORMAT || v[3] <= 0) {
+            LoadBoardEntry v = LoadBoardEntry.parse(e.getValue());
+            if (v == null) {
                 continue; // a format this release does not read
             }
             long[] s = seen.computeIfAbsent(e.getKey(), k -> new long[] {Long.MIN_VALUE, window});
-            if (s[0] != v[1]) {
-                s[0] = v[1];
+            if (s[0] != v.sequence()) {
+                s[0] = v.sequence();
                 s[1] = window;
             }
             UUID uuid;
@@ -197,13 +198,13 @@ public final class LoadBoard implements AutoCloseable {
             }
         }
         seen.keySet().retainAll(keys);
-        fresh.put(local.getUuid(), new long[] {FORMAT, sequence, served, windowNanos, myWeight});
+        fresh.put(local.getUuid(), mine);
 
         double clusterRate = 0;
         long totalWeight = 0;
-        for (long[] v : fresh.values()) {
-            clusterRate += v[2] * 1e9 / v[3];
-            totalWeight += v[4];
+        for (LoadBoardEntry v : fresh.values()) {
+            clusterRate += v.rate();
+            totalWeight += v.weight();
         }
         if (settings.enabled() && myWeight > 0 && totalWeight > 0) {
             load.bound(bound(settings, clusterRate, myWeight, totalWeight));
@@ -218,9 +219,9 @@ public final class LoadBoard implements AutoCloseable {
             return i < 0 ? Integer.MAX_VALUE : i;
         }));
         for (UUID u : inOrder) {
-            long[] v = fresh.get(u);
-            int w = (int) v[4];
-            double rate = v[2] * 1e9 / v[3];
+            LoadBoardEntry v = fresh.get(u);
+            int w = v.weight();
+            double rate = v.rate();
             double boundRate = settings.enabled() && w > 0 && totalWeight > 0
                     ? Math.max(settings.factor() * clusterRate * w / totalWeight, settings.minRate())
                     : Double.POSITIVE_INFINITY;

@@ -36,7 +36,7 @@ public final class ClientFollower implements AutoCloseable {
     public static final java.time.Duration BOUND = ClientRings.REREAD.plus(ClientRings.COALESCE).plus(java.time.Duration.ofMillis(200));
 
     private final ClientRings rings;
-    private final RingSelector selector;
+    private final MemberRingSelector selector;
 
     private ClientFollower(ClientRings rings, BoundedLoadSettings bounded) {
         this.rings = rings;
@@ -78,6 +78,7 @@ public final class ClientFollower implements AutoCloseable {
     /** Stops following (the Hazelcast client stays the application's). */
     @Override
     public void close() {
+        selector.close();
         rings.close();
     }
 }

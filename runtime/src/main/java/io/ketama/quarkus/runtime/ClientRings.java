@@ -333,6 +333,11 @@ final class ClientRings implements RingsSource, AutoCloseable {
     }
 
     @Override
+    public HazelcastInstance hazelcast() {
+        return client;
+    }
+
+    @Override
     public List<MemberStanding> standings() {
         List<MemberStanding> out = new ArrayList<>();
         for (Member m : client.getCluster().getMembers()) {

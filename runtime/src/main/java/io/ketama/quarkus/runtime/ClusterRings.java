@@ -338,6 +338,11 @@ final class ClusterRings implements RingsSource, AutoCloseable {
         return shadows;
     }
 
+    @Override
+    public HazelcastInstance hazelcast() {
+        return hazelcast;
+    }
+
     /**
      * Where each member of the cluster says it stands, in the cluster's member order, as the board
      * last heard it ({@link MemberBoard#known}): no remote read, so the admin plane answers while the

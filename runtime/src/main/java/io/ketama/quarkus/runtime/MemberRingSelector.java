@@ -16,11 +16,13 @@ import io.ketama.quarkus.MemberStanding;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSource;
 import io.ketama.quarkus.MigrationState;
+import io.ketama.quarkus.PublishedLoad;
 import io.ketama.quarkus.RingSelector;
 import io.ketama.quarkus.RingSnapshot;
 import io.ketama.quarkus.Selection;
 import io.ketama.quarkus.ServingState;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -53,6 +55,8 @@ class MemberRingSelector implements RingSelector {
 
     /** {@code quarkus.ketama.bounded-load.*}, validated at start-up with every other key. */
     private BoundedLoadSettings bounded;
+    /** The load board's reader, started by the first {@link #publishedLoad()}: null before. */
+    private volatile PublishedLoads published;
     /** The bounded-load choosers of the snapshot read last (one per ring, made on first use after a rebuild). */
     private volatile Choosers choosers;
 
@@ -164,6 +168,30 @@ class MemberRingSelector implements RingSelector {
             position = 0;
         }
         return new BoundedSelection(plain, plain.candidates().get(position), position);
+    }
+
+    @Override
+    public PublishedLoad publishedLoad() {
+        PublishedLoads p = published;
+        if (p == null) {
+            synchronized (this) {
+                p = published;
+                if (p == null) {
+                    p = PublishedLoads.start(cluster.hazelcast());
+                    published = p;
+                }
+            }
+        }
+        return p.current();
+    }
+
+    /** Stops reading the load board (a member stopping, a client follower closed). */
+    @PreDestroy
+    synchronized void close() {
+        PublishedLoads p = published;
+        if (p != null) {
+            p.close();
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ketama.quarkus.runtime;
 
+import com.hazelcast.core.HazelcastInstance;
 import io.ketama.quarkus.MemberStanding;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSource;
@@ -40,4 +41,7 @@ interface RingsSource {
 
     /** Where each member says it stands, as last heard. */
     List<MemberStanding> standings();
+
+    /** The Hazelcast instance (member or client) the rings follow the cluster through. */
+    HazelcastInstance hazelcast();
 }

@@ -11,6 +11,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.ketama.core.HashStyle;
 import io.ketama.quarkus.BoundedLoadSettings;
+import io.ketama.quarkus.LoadBoardEntry;
 import io.ketama.quarkus.MemberAttributes;
 import io.ketama.quarkus.MigrationSettings;
 import io.ketama.quarkus.MigrationSettings.Mode;
@@ -235,6 +236,91 @@ class ClientRingsTest {
             sleep(Duration.ofMillis(5));
         }
         assertThat(fewest).as("members on the client's rings at the fewest, after b's entry was lost").isEqualTo(3);
+    }
+
+    /**
+     * Bounded loads by the published load (issue 39, point 2): each member writes its entry on the load
+     * board every 100 ms as the service's members do (a heavy one, two light ones), beside a value of
+     * another format and one under a key that is not a UUID; the client reads the same loads as the
+     * members and chooses the member of each of 10,000 keys as every member does: the heavy member's
+     * keys past it, the others' with their owner. When the heavy member stops writing, members and
+     * client alike leave it out, and agree again.
+     */
+    @Test
+    void theClientChoosesAsTheMembersDoByTheLoadTheMembersPublished() {
+        List<ClusterRings> rings = List.of(run(member(0)), run(member(1)), run(member(2)));
+        BoundedLoadSettings bounded = new BoundedLoadSettings(true, 1.25);
+        RingSelector client = new MemberRingSelector(follow(client(memberOf(rings.get(0)))), RingMetrics.NONE, bounded);
+        List<RingSelector> onMembers = rings.stream().map(r -> (RingSelector) new MemberRingSelector(r, RingMetrics.NONE, bounded)).toList();
+        await(() -> client.snapshot().members().size() == 3, "the client's rings with the three members");
+
+        // answers a second: the first member well past its bound, 1.25 x 3,901 x 1/4 = 1,220 (weights 1, 2, 1)
+        long[] perWindow = {300, 60, 30};
+        Duration window = Duration.ofMillis(100);
+        java.util.concurrent.ScheduledExecutorService writers = java.util.concurrent.Executors.newScheduledThreadPool(3);
+        running.add(writers::shutdownNow);
+        List<java.util.concurrent.ScheduledFuture<?>> writing = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            HazelcastInstance hz = memberOf(rings.get(i));
+            String me = hz.getCluster().getLocalMember().getUuid().toString();
+            long served = perWindow[i];
+            int weight = 1 + i % 2;
+            long[] sequence = {0};
+            writing.add(writers.scheduleAtFixedRate(() -> {
+                try {
+                    hz.getReplicatedMap(LoadBoardEntry.MAP).put(me, new LoadBoardEntry(++sequence[0], served, window.toNanos(), weight).toArray());
+                } catch (RuntimeException e) { // a thrown exception would end the writes for good
+                    System.out.println("ClientRingsTest: a load board write failed (the next one follows): " + e);
+                }
+            }, 0, window.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+        }
+        HazelcastInstance first = memberOf(rings.get(0));
+        first.getReplicatedMap(LoadBoardEntry.MAP).put(UUID.randomUUID().toString(), new long[] {2, 1, 1_000_000, 1, 1});
+        first.getReplicatedMap(LoadBoardEntry.MAP).put("not-a-member", new LoadBoardEntry(1, 1_000_000, 1, 1).toArray());
+        UUID heavy = first.getCluster().getLocalMember().getUuid();
+
+        await(() -> client.publishedLoad().loads().size() == 3
+                && onMembers.stream().allMatch(m -> m.publishedLoad().equals(client.publishedLoad())),
+                "the client's reading of the load board the members'");
+        assertThat(client.publishedLoad().loads()).as("answers a second by member, the other formats and keys skipped")
+                .containsEntry(heavy, 3000L).hasSize(3);
+        assertThat(client.publishedLoad().total()).isEqualTo(3000 + 600 + 300);
+        int spilled = agreeBounded(client, onMembers, owner -> owner.getUuid().equals(heavy));
+        System.out.printf("ClientRingsTest: by the published load %s the client chose as the three members for 10,000 keys; "
+                + "%d went past their owner%n", client.publishedLoad(), spilled);
+        assertThat(spilled).as("keys past their owner: the heavy member's (a quarter of the weight)").isBetween(1_500, 3_500);
+
+        writing.get(0).cancel(false); // the heavy member stops writing: paused, cut off or gone as far as the board says
+        await(() -> client.publishedLoad().loads().size() == 2 && !client.publishedLoad().loads().containsKey(heavy)
+                && onMembers.stream().allMatch(m -> m.publishedLoad().equals(client.publishedLoad())),
+                "the heavy member's stale entry left out by the client and the members");
+        assertThat(client.publishedLoad().load(first.getCluster().getLocalMember())).isZero();
+        // now 900 a second: both light members are past their bounds (300 past 1.25 x 901 x 1/4 = 282, 600 past
+        // 1.25 x 901 x 2/4 = 564) and the heavy one, at 0, has room: every key but the heavy member's goes past its owner
+        assertThat(agreeBounded(client, onMembers, owner -> !owner.getUuid().equals(heavy))).isBetween(6_500, 8_500);
+    }
+
+    /**
+     * Whether the client chooses as each member does for 10,000 keys by the published load, asserted;
+     * the keys past their owner, every one of which is owned by a member {@code full} says is full.
+     */
+    private static int agreeBounded(RingSelector client, List<RingSelector> members, java.util.function.Predicate<Member> full) {
+        SplittableRandom random = new SplittableRandom(39);
+        int spilled = 0;
+        for (int i = 0; i < 10_000; i++) {
+            String key = "/objects/" + random.nextLong();
+            io.ketama.quarkus.BoundedSelection c = client.selectBounded(key, Set.of());
+            for (RingSelector m : members) {
+                io.ketama.quarkus.BoundedSelection b = m.selectBounded(key, Set.of());
+                assertThat(c.chosen().getUuid()).as("the member chosen for " + key).isEqualTo(b.chosen().getUuid());
+                assertThat(c.position()).isEqualTo(b.position());
+            }
+            assertThat(c.spilled()).as("whether " + key + " goes past its owner").isEqualTo(full.test(c.selection().owner()));
+            if (c.spilled()) {
+                spilled++;
+            }
+        }
+        return spilled;
     }
 
     private static void sleep(Duration d) {
