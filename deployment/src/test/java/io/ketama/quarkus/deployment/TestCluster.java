@@ -105,9 +105,15 @@ final class TestCluster implements AutoCloseable {
      * ({@link MemberPart}), gated like the application's member, and opens it (it serves).
      */
     MemberPart startRunning(int member, MigrationSettings configured) {
+        return startRunning(member, configured, config -> { });
+    }
+
+    /** {@link #startRunning(int, MigrationSettings)} with more of the member's configuration set by {@code more} (attributes). */
+    MemberPart startRunning(int member, MigrationSettings configured, Consumer<Config> more) {
         HazelcastInstance hz = start(member, config -> {
             MemberAttributes.publish(config, 1, Set.of(), "default", null);
             MemberAttributes.gate(config);
+            more.accept(config);
         });
         MemberPart rings = MemberPart.startOn(hz, new RingSettings(HashStyle.PINGORA, 16), configured, MigrationSource.CLUSTER,
                 Duration.ofMillis(50));
