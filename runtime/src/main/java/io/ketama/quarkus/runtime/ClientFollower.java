@@ -11,7 +11,8 @@ import java.util.Objects;
  * Hazelcast client the application made itself, for a JVM application that does not run the
  * extension (a batch job, a Spring service, a load generator, a test). It answers as
  * {@code quarkus.ketama.role=client} does (runtime/README, "Member or client"): the member list,
- * the member board's serving states and the cluster's migration state followed, on no ring, no
+ * the member board's serving states and the cluster's migration state followed, the load board read
+ * for {@link RingSelector#selectBounded(String, java.util.Set)}, on no ring, no
  * migration changes, the last rings kept while disconnected; a change reaches its rings within
  * about {@link #BOUND}.
  *
@@ -75,7 +76,7 @@ public final class ClientFollower implements AutoCloseable {
         return selector;
     }
 
-    /** Stops following (the Hazelcast client stays the application's). */
+    /** Stops following and reading the load board (the Hazelcast client stays the application's). */
     @Override
     public void close() {
         selector.close();
