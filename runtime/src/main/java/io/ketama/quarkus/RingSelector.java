@@ -91,9 +91,10 @@ public interface RingSelector {
      * The load each member published on the cluster's load board ({@link LoadBoardEntry}: the
      * cache-routing service's members write theirs every window), as this process last read it: read
      * every {@code 500 ms} from the first call on (the first call reads it at once), an entry left out
-     * once its sequence stood still for three reads, and {@link PublishedLoad#NONE} when no read has
-     * succeeded for that long (a client cut off from the cluster). A member and a client read the same
-     * map the same way. Never waits on the cluster after the first call.
+     * once its sequence stood still for three of its windows (and at least three reads), and
+     * {@link PublishedLoad#NONE} when no read has succeeded for 1.5 s (a client cut off from the
+     * cluster). A member and a client read the same map the same way. Never waits on the cluster after
+     * the first call.
      */
     PublishedLoad publishedLoad();
 
